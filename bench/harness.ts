@@ -1,0 +1,28 @@
+/**
+ * The benchmark contract. Each `bench/*.bench.ts` file exports `benches`, a list of cases; the
+ * runner (`bench/run.ts`) measures them with mitata and prints a table, or one JSON object with
+ * `--json`. A case may carry a peer (another project's implementation of the same job), measured
+ * in the same run so the speedup compares like with like.
+ */
+export interface BenchCase {
+  /** Dotted name, e.g. `tier.short`; the part before the first dot is the group. */
+  readonly name: string;
+  /** What one operation is, in a few words (shown in the table). */
+  readonly description: string;
+  /** One operation. Its return value is consumed so it cannot be optimised away. */
+  readonly fn: () => unknown;
+  /** The same job done by a peer project, measured in the same run. */
+  readonly peer?: { readonly name: string; readonly fn: () => unknown };
+}
+
+/** One measured case. */
+export interface BenchResult {
+  readonly name: string;
+  readonly description: string;
+  readonly us_per_op: number;
+  readonly p99_us: number;
+  readonly peer?: string;
+  readonly peer_us_per_op?: number;
+  /** Peer time / our time. */
+  readonly speedup?: number;
+}

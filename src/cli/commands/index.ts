@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+
+/** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
+export type RegisterCommand = (program: Command) => void;
+
+/** Every subcommand, in the order they are registered (help sorts them by name). */
+export const COMMANDS: readonly RegisterCommand[] = [];

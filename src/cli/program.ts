@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { TriageError } from '../core/errors.js';
+import { COMMANDS } from './commands/index.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+/** Builds the `triage` command with every subcommand registered. */
+export function buildProgram(): Command {
+  const program = new Command('triage')
+    .description(
+      'Decide how each request to an LLM application should be handled (model tier, injection ' +
+        'risk, context policy, capabilities, agent guidance), locally in microseconds.',
+    )
+    .version(pkg.version)
+    .showHelpAfterError()
+    .configureHelp({ sortSubcommands: true });
+  for (const register of COMMANDS) register(program);
+  return program;
+}
+
+/**
+ * Runs the CLI. Expected failures (bad input, bad configuration) print one line on standard error
+ * and exit with code 2; anything else exits with 1. Never prints a stack trace for a user error.
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const program = buildProgram().exitOverride();
+  try {
+    await program.parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit "with an error" of code 0; usage errors were already printed.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof TriageError) {
+      process.stderr.write(`triage: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`triage: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+    return 1;
+  }
+}

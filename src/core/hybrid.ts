@@ -1,0 +1,341 @@
+import { clampConfidence } from './certainty.js';
+import { withDeadline } from './deadline.js';
+import { DecisionTimeoutError, describeError } from './errors.js';
+
+/**
+ * The hybrid decision (ARCHITECTURE: "one idea, five subsystems"): decide locally in microseconds
+ * when the local classifier is sure; ask an LLM under a strict timeout only when it is not; fall
+ * back to a safe value when the LLM fails, times out or is itself unsure. Every decision records
+ * where it came from, both confidences, the time the LLM took and why, so it can be audited.
+ */
+
+/** Where a decision came from. */
+export type DecisionSource = 'local' | 'llm' | 'fallback' | 'forced';
+
+/** What the local classifier concluded. */
+export interface LocalVerdict<T> {
+  readonly value: T;
+  /** Confidence in [0, 1]. */
+  readonly confidence: number;
+  /** Distance between the best and second-best option, where the classifier has one. */
+  readonly margin?: number;
+  readonly reason?: string;
+}
+
+/** What the LLM concluded. A missing confidence means the LLM gave none (it is then accepted). */
+export interface LlmVerdict<T> {
+  readonly value: T;
+  readonly confidence?: number;
+  readonly reason?: string;
+}
+
+/**
+ * Asks the LLM. Must stop when `signal` aborts; may throw (an invalid answer, an HTTP error):
+ * the hybrid then falls back.
+ */
+export type LlmDecider<I, T> = (
+  input: I,
+  local: LocalVerdict<T>,
+  signal: AbortSignal,
+) => Promise<LlmVerdict<T>>;
+
+/** The safe value used when neither the local classifier nor the LLM can decide. */
+export interface FallbackVerdict<T> {
+  readonly value: T;
+  readonly confidence: number;
+  /** Overrides the reason the hybrid would write. */
+  readonly reason?: string;
+}
+
+/** What the fallback function is told about why it is called. */
+export interface FallbackContext<I, T> {
+  readonly input: I;
+  readonly local: LocalVerdict<T>;
+  /** The LLM's verdict, when it answered but was unsure. */
+  readonly llm?: LlmVerdict<T>;
+  /** Why the LLM could not be used: `no_llm`, `timeout`, `error`, or `unsure`. */
+  readonly cause: 'no_llm' | 'timeout' | 'error' | 'unsure';
+  /** The error's description, for `timeout` and `error`. */
+  readonly error?: string;
+}
+
+/** A cache of LLM verdicts (an LRU with TTL, a shared store, …). */
+export interface DecisionCache<T> {
+  get(key: string): LlmVerdict<T> | undefined;
+  set(key: string, verdict: LlmVerdict<T>): void;
+}
+
+/** How a hybrid decides. */
+export interface HybridPolicy<I, T> {
+  /** Names the decision in reasons and errors (e.g. `tier`, `context`). */
+  readonly name: string;
+  /** The local classifier. Synchronous: it runs on every request. */
+  readonly local: (input: I) => LocalVerdict<T>;
+  /** The local confidence at or above which the local verdict is used. */
+  readonly minConfidence: number;
+  /** Where given, the local margin must also reach this. */
+  readonly minMargin?: number;
+  /** The LLM decision; absent when no LLM is configured. */
+  readonly llm?: LlmDecider<I, T>;
+  /** Strict time limit of the LLM decision, in milliseconds. */
+  readonly timeoutMs: number;
+  /** The LLM's own confidence threshold; an LLM verdict below it counts as unsure. */
+  readonly llmMinConfidence?: number;
+  /**
+   * What to do when the local classifier is unsure and no LLM is configured: keep the local
+   * verdict (`local`, the default: the LLM check is simply off) or use the fallback (`fallback`).
+   */
+  readonly withoutLlm?: 'local' | 'fallback';
+  /** The safe verdict. */
+  readonly fallback: (context: FallbackContext<I, T>) => FallbackVerdict<T>;
+  /** Optional cache of LLM verdicts, used with `cacheKey`. */
+  readonly cache?: DecisionCache<T>;
+  /** The cache key of an input; `undefined` skips the cache for it. */
+  readonly cacheKey?: (input: I) => string | undefined;
+}
+
+/** An audited decision. */
+export interface HybridDecision<T> {
+  readonly value: T;
+  readonly source: DecisionSource;
+  /** Confidence of `value` in [0, 1]. */
+  readonly confidence: number;
+  /** The local classifier's value and confidence (absent for forced decisions). */
+  readonly localValue?: T;
+  readonly localConfidence?: number;
+  readonly margin?: number;
+  /** The LLM's confidence, when it answered. */
+  readonly llmConfidence?: number;
+  /** Whether the LLM verdict came from the cache. */
+  readonly cached?: boolean;
+  /** Milliseconds spent waiting for the LLM (0 when it was not asked). */
+  readonly llmMs: number;
+  readonly reason: string;
+}
+
+/** Counters of a hybrid's decisions since it was created. */
+export interface HybridStats {
+  decisions: number;
+  local: number;
+  forced: number;
+  /** LLM calls made (cache hits excluded). */
+  llmCalls: number;
+  cacheHits: number;
+  /** LLM verdicts used that agreed with the local verdict. */
+  llmConfirmed: number;
+  /** LLM verdicts used that changed the local verdict. */
+  llmOverrode: number;
+  llmTimeouts: number;
+  llmErrors: number;
+  llmUnsure: number;
+  fallbacks: number;
+  /** Total milliseconds spent waiting for the LLM. */
+  llmMs: number;
+}
+
+function emptyStats(): HybridStats {
+  return {
+    decisions: 0,
+    local: 0,
+    forced: 0,
+    llmCalls: 0,
+    cacheHits: 0,
+    llmConfirmed: 0,
+    llmOverrode: 0,
+    llmTimeouts: 0,
+    llmErrors: 0,
+    llmUnsure: 0,
+    fallbacks: 0,
+    llmMs: 0,
+  };
+}
+
+/** A hybrid decision maker over inputs `I` and values `T`. */
+export class Hybrid<I, T> {
+  readonly policy: HybridPolicy<I, T>;
+  readonly #stats = emptyStats();
+  readonly #equal: (a: T, b: T) => boolean;
+
+  constructor(policy: HybridPolicy<I, T>, equal: (a: T, b: T) => boolean = Object.is) {
+    if (!(policy.timeoutMs > 0)) {
+      throw new RangeError(`${policy.name}: timeoutMs must be > 0, got ${policy.timeoutMs}`);
+    }
+    this.policy = policy;
+    this.#equal = equal;
+  }
+
+  /** A copy of the counters. */
+  get stats(): HybridStats {
+    return { ...this.#stats };
+  }
+
+  /** True when the local verdict clears the confidence (and margin) thresholds. */
+  isConfident(local: LocalVerdict<T>): boolean {
+    const { minConfidence, minMargin } = this.policy;
+    if (!(local.confidence >= minConfidence)) return false;
+    return minMargin === undefined || local.margin === undefined || local.margin >= minMargin;
+  }
+
+  /** Runs the local classifier and, when it is unsure, the LLM or the fallback. */
+  decide(input: I, signal?: AbortSignal): Promise<HybridDecision<T>> {
+    return this.decideFrom(input, this.policy.local(input), signal);
+  }
+
+  /** Like {@link decide}, for a caller that already has the local verdict. */
+  async decideFrom(
+    input: I,
+    local: LocalVerdict<T>,
+    signal?: AbortSignal,
+  ): Promise<HybridDecision<T>> {
+    const stats = this.#stats;
+    stats.decisions++;
+    const localConfidence = clampConfidence(local.confidence);
+    const base = {
+      localValue: local.value,
+      localConfidence,
+      ...(local.margin === undefined ? {} : { margin: local.margin }),
+    };
+    if (this.isConfident(local)) {
+      stats.local++;
+      return {
+        ...base,
+        value: local.value,
+        source: 'local',
+        confidence: localConfidence,
+        llmMs: 0,
+        reason: local.reason ?? `local confidence ${fmt(localConfidence)}`,
+      };
+    }
+    const { llm, cache, cacheKey } = this.policy;
+    if (!llm) {
+      if (this.policy.withoutLlm === 'fallback') {
+        return this.#fallback(base, { input, local, cause: 'no_llm' }, 0);
+      }
+      stats.local++;
+      return {
+        ...base,
+        value: local.value,
+        source: 'local',
+        confidence: localConfidence,
+        llmMs: 0,
+        reason: `${local.reason ?? 'local verdict'} (confidence ${fmt(localConfidence)}; no LLM configured)`,
+      };
+    }
+    const key = cache && cacheKey ? cacheKey(input) : undefined;
+    const hit = key === undefined ? undefined : cache?.get(key);
+    if (hit) {
+      stats.cacheHits++;
+      return this.#fromLlm(base, input, local, hit, 0, true);
+    }
+    const started = performance.now();
+    let verdict: LlmVerdict<T>;
+    try {
+      stats.llmCalls++;
+      verdict = await withDeadline(
+        (inner) => llm(input, local, inner),
+        this.policy.timeoutMs,
+        `${this.policy.name} LLM decision`,
+        signal,
+      );
+    } catch (error) {
+      const llmMs = performance.now() - started;
+      stats.llmMs += llmMs;
+      if (signal?.aborted) throw error;
+      const timedOut = error instanceof DecisionTimeoutError;
+      if (timedOut) stats.llmTimeouts++;
+      else stats.llmErrors++;
+      return this.#fallback(
+        base,
+        {
+          input,
+          local,
+          cause: timedOut ? 'timeout' : 'error',
+          error: describeError(error),
+        },
+        llmMs,
+      );
+    }
+    const llmMs = performance.now() - started;
+    stats.llmMs += llmMs;
+    const decision = this.#fromLlm(base, input, local, verdict, llmMs, false);
+    if (key !== undefined && decision.source === 'llm') cache?.set(key, verdict);
+    return decision;
+  }
+
+  /** A decision forced by the caller (e.g. a tier-specific model id), bypassing classification. */
+  forced(value: T, reason: string): HybridDecision<T> {
+    this.#stats.decisions++;
+    this.#stats.forced++;
+    return { value, source: 'forced', confidence: 1, llmMs: 0, reason };
+  }
+
+  #fromLlm(
+    base: Pick<HybridDecision<T>, 'localValue' | 'localConfidence' | 'margin'>,
+    input: I,
+    local: LocalVerdict<T>,
+    verdict: LlmVerdict<T>,
+    llmMs: number,
+    cached: boolean,
+  ): HybridDecision<T> {
+    const stats = this.#stats;
+    const llmConfidence =
+      verdict.confidence === undefined ? undefined : clampConfidence(verdict.confidence);
+    const { llmMinConfidence } = this.policy;
+    if (
+      llmMinConfidence !== undefined &&
+      llmConfidence !== undefined &&
+      llmConfidence < llmMinConfidence
+    ) {
+      stats.llmUnsure++;
+      return this.#fallback(
+        base,
+        { input, local, llm: verdict, cause: 'unsure' },
+        llmMs,
+        llmConfidence,
+      );
+    }
+    if (this.#equal(verdict.value, local.value)) stats.llmConfirmed++;
+    else stats.llmOverrode++;
+    const agreement = this.#equal(verdict.value, local.value) ? 'confirmed' : 'overrode';
+    return {
+      ...base,
+      value: verdict.value,
+      source: 'llm',
+      confidence: llmConfidence ?? Math.max(this.policy.minConfidence, base.localConfidence ?? 0),
+      ...(llmConfidence === undefined ? {} : { llmConfidence }),
+      ...(cached ? { cached } : {}),
+      llmMs,
+      reason: `llm ${agreement} local verdict${verdict.reason ? `: ${verdict.reason}` : ''}`,
+    };
+  }
+
+  #fallback(
+    base: Pick<HybridDecision<T>, 'localValue' | 'localConfidence' | 'margin'>,
+    context: FallbackContext<I, T>,
+    llmMs: number,
+    llmConfidence?: number,
+  ): HybridDecision<T> {
+    this.#stats.fallbacks++;
+    const chosen = this.policy.fallback(context);
+    const local = `local=${fmt(base.localConfidence ?? 0)}`;
+    const llm =
+      context.cause === 'no_llm'
+        ? 'no LLM configured'
+        : context.cause === 'unsure'
+          ? `llm=${fmt(llmConfidence ?? 0)}`
+          : `llm ${context.cause}${context.error ? ` (${context.error})` : ''}`;
+    return {
+      ...base,
+      value: chosen.value,
+      source: 'fallback',
+      confidence: clampConfidence(chosen.confidence),
+      ...(llmConfidence === undefined ? {} : { llmConfidence }),
+      llmMs,
+      reason: chosen.reason ?? `fallback: low confidence (${local}, ${llm})`,
+    };
+  }
+}
+
+function fmt(value: number): string {
+  return value.toFixed(2);
+}

@@ -1,0 +1,10 @@
+/** Evaluation metrics and their text formatting, shared by the `triage eval` commands. */
+export { formatBinaryReport, formatClassificationReport } from './format.js';
+export {
+  type BinaryReport,
+  BinaryTally,
+  type ClassificationReport,
+  ClassificationTally,
+  type Misclassified,
+  preview,
+} from './metrics.js';

@@ -1,0 +1,655 @@
+import {
+  charTables,
+  type FoldTable,
+  OTHER as OTHER_CLASS,
+  SPACE as SPACE_CLASS,
+  UNBOUNDED as UNBOUNDED_CLASS,
+  WORD as WORD_CLASS,
+} from './chars.js';
+import { emptyStats, type TextStats } from './stats.js';
+
+/**
+ * A keyword lexicon compiled once and matched in one pass over a text.
+ *
+ * Entries are words or phrases grouped in categories (a tier router's "code", "reasoning", …).
+ * One scan finds every entry of every category, so all the dimensions of a classifier are fed by
+ * a single walk over the text instead of one search per keyword (which is what makes keyword
+ * routers slow on long prompts). The same walk gathers {@link TextStats}.
+ *
+ * Matching rules:
+ * - Case-insensitive, through a fold table (by default: lower case, Latin diacritics removed,
+ *   full-width forms narrowed; zero-width characters and combining marks are looked through).
+ * - Whole words where the script separates words with spaces: `prove` does not match `improve`,
+ *   `class` does not match `subclass`. Han, kana, Thai and similar scripts match anywhere.
+ * - A phrase's inner spaces match any run of white space; a hyphen between two letters matches
+ *   a hyphen or white space (`step-by-step` = `step by step`).
+ * - A trailing `*` allows more word characters after the entry (`optimi*` matches `optimize`,
+ *   `optimisation`); a leading `*` allows word characters before it (`*architektur` matches
+ *   `Softwarearchitektur`). Leading `*` entries are checked at every occurrence of their first
+ *   letter, so they cost more: use them for compounding languages, not by default.
+ */
+
+/** One entry as given: a phrase, or a phrase with a weight and a display label. */
+export type LexiconEntryInput =
+  | string
+  | { readonly phrase: string; readonly weight?: number; readonly label?: string };
+
+/** Entries by category name. */
+export type LexiconSpec = Readonly<Record<string, readonly LexiconEntryInput[]>>;
+
+/** A compiled entry. */
+export interface LexiconEntry {
+  readonly id: number;
+  readonly phrase: string;
+  readonly category: string;
+  readonly categoryIndex: number;
+  readonly weight: number;
+  /** How the entry is shown in signals (defaults to the phrase without `*`). */
+  readonly label: string;
+}
+
+/** Options of {@link compileLexicon}. */
+export interface LexiconOptions {
+  /** The fold table (see `extendFoldTable`); defaults to the shared table. */
+  readonly fold?: FoldTable;
+}
+
+// Module-local copies of the class constants: some loaders (tsx, vitest) turn imported bindings
+// into property getters, which would cost a call per character in the scan loop.
+const OTHER: number = OTHER_CLASS;
+const WORD: number = WORD_CLASS;
+const SPACE: number = SPACE_CLASS;
+const UNBOUNDED: number = UNBOUNDED_CLASS;
+
+// Pattern units: folded code units, and this marker for "one or more spaces or hyphens".
+const SEP = -1;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+interface Pattern {
+  readonly units: Int32Array;
+  readonly leftBounded: boolean;
+  readonly rightBounded: boolean;
+  readonly entries: number[];
+}
+
+/** An open-addressing table from a word hash to the patterns that start with that word. */
+class WordTable {
+  readonly mask: number;
+  readonly hashes: Int32Array;
+  readonly starts: Int32Array;
+  readonly counts: Int32Array;
+  readonly patterns: Int32Array;
+
+  constructor(groups: Map<number, number[]>) {
+    // Sparse on purpose (at most 1/4 full, at least 256 slots): most words of a text are not
+    // keywords, and a sparse table answers "no" with one read of an empty slot.
+    let size = 256;
+    while (size < groups.size * 4) size <<= 1;
+    this.mask = size - 1;
+    this.hashes = new Int32Array(size);
+    this.starts = new Int32Array(size);
+    this.counts = new Int32Array(size);
+    let total = 0;
+    for (const ids of groups.values()) total += ids.length;
+    this.patterns = new Int32Array(total);
+    let next = 0;
+    for (const [hash, ids] of groups) {
+      let slot = hash & this.mask;
+      while (this.counts[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.hashes[slot] = hash;
+      this.starts[slot] = next;
+      this.counts[slot] = ids.length;
+      for (const id of ids) this.patterns[next++] = id;
+    }
+  }
+}
+
+/** A compiled lexicon. Immutable and safe to share; `scan` is synchronous. */
+export class Lexicon {
+  readonly entries: readonly LexiconEntry[];
+  readonly categories: readonly string[];
+  readonly #categoryIndex: ReadonlyMap<string, number>;
+  readonly #fold: FoldTable;
+  readonly #classOf: Uint8Array;
+  readonly #patterns: Pattern[] = [];
+  // Word-start patterns, by the hash of their first word (exact) or of their prefix (`word*`).
+  readonly #exact: WordTable;
+  readonly #prefix: WordTable;
+  /** Bit n set when some prefix pattern is n letters long (n < 32). */
+  readonly #prefixLengths: number;
+  // Patterns checked at every position whose folded unit has an entry here (CJK, symbols, `*x`).
+  readonly #anywhereHead: Int32Array;
+  readonly #anywhereList: Int32Array;
+  readonly #anywhereCount: Int32Array;
+  readonly #hasAnywhereWordStarts: boolean;
+  // Per-entry scratch of the scan in progress (a scan is synchronous, so one set suffices).
+  readonly #stamp: Int32Array;
+  readonly #occurrences: Int32Array;
+  readonly #firstIndex: Int32Array;
+  #generation = 0;
+
+  constructor(spec: LexiconSpec, options: LexiconOptions = {}) {
+    const { classOf, fold } = charTables();
+    this.#fold = options.fold ?? fold;
+    this.#classOf = classOf;
+    this.categories = Object.keys(spec);
+    this.#categoryIndex = new Map(this.categories.map((name, index) => [name, index]));
+    const entries: LexiconEntry[] = [];
+    const byKey = new Map<string, number>();
+    const exact = new Map<number, number[]>();
+    const prefix = new Map<number, number[]>();
+    const anywhere = new Map<number, number[]>();
+    let prefixLengths = 0;
+    let hasAnywhereWordStarts = false;
+
+    for (const [category, list] of Object.entries(spec)) {
+      const categoryIndex = this.#categoryIndex.get(category)!;
+      for (const input of list) {
+        const phrase = typeof input === 'string' ? input : input.phrase;
+        const weight = typeof input === 'string' ? 1 : (input.weight ?? 1);
+        const label =
+          typeof input === 'string' ? stripStars(phrase) : (input.label ?? stripStars(phrase));
+        const compiled = this.#compilePhrase(phrase);
+        const entry: LexiconEntry = {
+          id: entries.length,
+          phrase,
+          category,
+          categoryIndex,
+          weight,
+          label,
+        };
+        entries.push(entry);
+        const key = `${compiled.leftOpen ? '*' : ''}${Array.from(compiled.units).join(',')}${compiled.rightOpen ? '*' : ''}`;
+        const known = byKey.get(key);
+        if (known !== undefined) {
+          this.#patterns[known]!.entries.push(entry.id);
+          continue;
+        }
+        const id = this.#patterns.length;
+        byKey.set(key, id);
+        const { units, classes, leftOpen, rightOpen } = compiled;
+        const firstClass = classes[0]!;
+        const lastClass = classes[classes.length - 1]!;
+        this.#patterns.push({
+          units,
+          leftBounded: !leftOpen && firstClass === WORD,
+          rightBounded: !rightOpen && lastClass === WORD,
+          entries: [entry.id],
+        });
+        if (!leftOpen && firstClass === WORD) {
+          let wordLength = 0;
+          while (wordLength < units.length && classes[wordLength] === WORD) wordLength++;
+          const hash = hashUnits(units, wordLength);
+          if (wordLength === units.length && rightOpen) {
+            if (wordLength >= 32) throw new RangeError(`prefix entry too long: ${phrase}`);
+            prefixLengths |= 1 << wordLength;
+            push(prefix, hash, id);
+          } else {
+            push(exact, hash, id);
+          }
+        } else {
+          if (firstClass === WORD) hasAnywhereWordStarts = true;
+          push(anywhere, units[0]!, id);
+        }
+      }
+    }
+    this.entries = entries;
+    this.#exact = new WordTable(exact);
+    this.#prefix = new WordTable(prefix);
+    this.#prefixLengths = prefixLengths;
+    this.#hasAnywhereWordStarts = hasAnywhereWordStarts;
+    this.#anywhereHead = new Int32Array(0x10000).fill(-1);
+    this.#anywhereCount = new Int32Array(0x10000);
+    const list: number[] = [];
+    for (const [unit, ids] of anywhere) {
+      this.#anywhereHead[unit] = list.length;
+      this.#anywhereCount[unit] = ids.length;
+      list.push(...ids);
+    }
+    this.#anywhereList = Int32Array.from(list);
+    this.#stamp = new Int32Array(entries.length);
+    this.#occurrences = new Int32Array(entries.length);
+    this.#firstIndex = new Int32Array(entries.length);
+  }
+
+  /** The index of a category, for the fast accessors of {@link LexiconScan}. */
+  categoryIndex(name: string): number {
+    const index = this.#categoryIndex.get(name);
+    if (index === undefined) throw new RangeError(`unknown lexicon category: ${name}`);
+    return index;
+  }
+
+  /**
+   * Scans `text` (or `text[start, end)`) once and returns every entry found and the text's
+   * statistics. Pass a scan from an earlier call as `into` to reuse its memory: it is reset.
+   */
+  scan(text: string, into?: LexiconScan, start = 0, end = text.length): LexiconScan {
+    const result = into ?? new LexiconScan(this);
+    if (result.lexicon !== this) throw new RangeError('scan result belongs to another lexicon');
+    result.reset();
+    const stats = result.stats;
+    const fold = this.#fold;
+    const classOf = this.#classOf;
+    const anywhereHead = this.#anywhereHead;
+    const hasAnywhere = this.#anywhereList.length > 0;
+    const hasAnywhereWordStarts = this.#hasAnywhereWordStarts;
+    const prefixLengths = this.#prefixLengths;
+    const exact = this.#exact;
+    const exactCounts = exact.counts;
+    const exactHashes = exact.hashes;
+    const exactMask = exact.mask;
+    this.#generation = (this.#generation + 1) | 0;
+    if (this.#generation === 0) {
+      this.#stamp.fill(0);
+      this.#generation = 1;
+    }
+
+    let wordStart = -1;
+    let hash = FNV_OFFSET;
+    let letters = 0;
+    let lineStart = true;
+    let words = 0;
+    let unbounded = 0;
+    let nonAsciiWord = 0;
+    let lines = end > start ? 1 : 0;
+    let questions = 0;
+    let numbered = 0;
+    let bullets = 0;
+
+    for (let i = start; i < end; i++) {
+      const code = text.charCodeAt(i);
+      const f = fold[code]!;
+      if (f === 0) continue; // zero-width, combining mark: look through it
+      const cls = classOf[f]!;
+      if (cls === WORD) {
+        if (wordStart < 0) {
+          wordStart = i;
+          hash = FNV_OFFSET;
+          letters = 0;
+          words++;
+          if (lineStart) {
+            lineStart = false;
+            if (code >= 0x30 && code <= 0x39 && isNumberedItem(text, i, end)) numbered++;
+          }
+        }
+        if (code > 0x7f) nonAsciiWord++;
+        hash = Math.imul(hash ^ f, FNV_PRIME);
+        letters++;
+        if (letters < 32 && (prefixLengths >>> letters) & 1) {
+          this.#probe(this.#prefix, hash, text, wordStart, end, result);
+        }
+        if (hasAnywhereWordStarts && anywhereHead[f]! >= 0)
+          this.#tryAnywhere(f, text, i, start, end, result);
+        continue;
+      }
+      if (wordStart >= 0) {
+        // The lookup of the word that just ended, inlined for the common miss: one empty slot.
+        let slot = hash & exactMask;
+        while (exactCounts[slot] !== 0) {
+          if (exactHashes[slot] === hash) {
+            this.#checkSlot(exact, slot, text, wordStart, end, result);
+            break;
+          }
+          slot = (slot + 1) & exactMask;
+        }
+        wordStart = -1;
+      }
+      if (cls === UNBOUNDED) {
+        unbounded++;
+        lineStart = false;
+      } else if (f === 0x0a) {
+        lines++;
+        lineStart = true;
+      } else if (cls !== SPACE) {
+        if (f === 0x3f) questions++;
+        if (lineStart) {
+          lineStart = false;
+          if (
+            (f === 0x2d || f === 0x2a || f === 0x2022) &&
+            i + 1 < end &&
+            classOf[fold[text.charCodeAt(i + 1)]!] === SPACE
+          ) {
+            bullets++;
+          }
+        }
+      }
+      if (hasAnywhere && anywhereHead[f]! >= 0) this.#tryAnywhere(f, text, i, start, end, result);
+    }
+    if (wordStart >= 0) this.#probe(exact, hash, text, wordStart, end, result);
+
+    stats.chars = end - start;
+    stats.words = words;
+    stats.unboundedChars = unbounded;
+    stats.nonAsciiWordChars = nonAsciiWord;
+    stats.lines = lines;
+    stats.questionMarks = questions;
+    stats.numberedLines = numbered;
+    stats.bulletLines = bullets;
+    result.collect(this.#stamp, this.#generation, this.#occurrences, this.#firstIndex);
+    return result;
+  }
+
+  /** Looks `hash` up in `table` and checks each candidate pattern at `at`. */
+  #probe(
+    table: WordTable,
+    hash: number,
+    text: string,
+    at: number,
+    end: number,
+    result: LexiconScan,
+  ): void {
+    const mask = table.mask;
+    let slot = hash & mask;
+    for (;;) {
+      const count = table.counts[slot]!;
+      if (count === 0) return;
+      if (table.hashes[slot] === hash) {
+        this.#checkSlot(table, slot, text, at, end, result);
+        return;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** Checks each pattern of a table slot whose hash matched the word at `at`. */
+  #checkSlot(
+    table: WordTable,
+    slot: number,
+    text: string,
+    at: number,
+    end: number,
+    result: LexiconScan,
+  ): void {
+    const first = table.starts[slot]!;
+    const count = table.counts[slot]!;
+    for (let k = 0; k < count; k++) {
+      const id = table.patterns[first + k]!;
+      if (this.#matchAt(this.#patterns[id]!, text, at, end) >= 0) this.#record(id, at, result);
+    }
+  }
+
+  #tryAnywhere(
+    unit: number,
+    text: string,
+    at: number,
+    start: number,
+    end: number,
+    result: LexiconScan,
+  ): void {
+    const first = this.#anywhereHead[unit]!;
+    const count = this.#anywhereCount[unit]!;
+    for (let k = 0; k < count; k++) {
+      const id = this.#anywhereList[first + k]!;
+      const pattern = this.#patterns[id]!;
+      if (pattern.leftBounded && this.#wordCharBefore(text, at, start)) continue;
+      if (this.#matchAt(pattern, text, at, end) >= 0) this.#record(id, at, result);
+    }
+  }
+
+  /**
+   * Matches `pattern` at `at`; returns the end index, or -1. Skipped characters in the text are
+   * looked through; a separator unit consumes one or more spaces or hyphens.
+   */
+  #matchAt(pattern: Pattern, text: string, at: number, end: number): number {
+    const fold = this.#fold;
+    const classOf = this.#classOf;
+    const units = pattern.units;
+    let j = at;
+    for (let u = 0; u < units.length; u++) {
+      const want = units[u]!;
+      while (j < end && fold[text.charCodeAt(j)] === 0) j++;
+      if (j >= end) return -1;
+      const f = fold[text.charCodeAt(j)]!;
+      if (want === SEP) {
+        if (!isSeparator(f, classOf)) return -1;
+        j++;
+        while (j < end) {
+          const g = fold[text.charCodeAt(j)]!;
+          if (g !== 0 && !isSeparator(g, classOf)) break;
+          j++;
+        }
+        continue;
+      }
+      if (f !== want) return -1;
+      j++;
+    }
+    if (pattern.rightBounded) {
+      while (j < end) {
+        const g = fold[text.charCodeAt(j)]!;
+        if (g !== 0) {
+          if (classOf[g] === WORD) return -1;
+          break;
+        }
+        j++;
+      }
+    }
+    return j;
+  }
+
+  #wordCharBefore(text: string, at: number, start: number): boolean {
+    for (let j = at - 1; j >= start; j--) {
+      const g = this.#fold[text.charCodeAt(j)]!;
+      if (g !== 0) return this.#classOf[g] === WORD;
+    }
+    return false;
+  }
+
+  #record(patternId: number, at: number, result: LexiconScan): void {
+    const generation = this.#generation;
+    for (const entry of this.#patterns[patternId]!.entries) {
+      if (this.#stamp[entry] !== generation) {
+        this.#stamp[entry] = generation;
+        this.#occurrences[entry] = 1;
+        this.#firstIndex[entry] = at;
+        result.pushHit(entry);
+      } else {
+        this.#occurrences[entry]!++;
+      }
+    }
+  }
+
+  #compilePhrase(phrase: string): {
+    units: Int32Array;
+    classes: number[];
+    leftOpen: boolean;
+    rightOpen: boolean;
+  } {
+    let text = phrase.trim();
+    const leftOpen = text.startsWith('*');
+    const rightOpen = text.endsWith('*') && text.length > 1;
+    if (leftOpen) text = text.slice(1);
+    if (rightOpen) text = text.slice(0, -1);
+    const units: number[] = [];
+    const classes: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      const f = this.#fold[text.charCodeAt(i)]!;
+      if (f === 0) continue;
+      const cls = this.#classOf[f]!;
+      const isHyphenBetweenLetters =
+        f === 0x2d && classes[classes.length - 1] === WORD && this.#nextIsWord(text, i + 1);
+      if (cls === SPACE || isHyphenBetweenLetters) {
+        if (units.length > 0 && units[units.length - 1] !== SEP) {
+          units.push(SEP);
+          classes.push(SPACE);
+        }
+        continue;
+      }
+      units.push(f);
+      classes.push(cls === UNBOUNDED ? UNBOUNDED : cls === WORD ? WORD : OTHER);
+    }
+    while (units[units.length - 1] === SEP) {
+      units.pop();
+      classes.pop();
+    }
+    if (units.length === 0) throw new RangeError(`empty lexicon entry: ${JSON.stringify(phrase)}`);
+    return { units: Int32Array.from(units), classes, leftOpen, rightOpen };
+  }
+
+  #nextIsWord(text: string, from: number): boolean {
+    for (let j = from; j < text.length; j++) {
+      const f = this.#fold[text.charCodeAt(j)]!;
+      if (f !== 0) return this.#classOf[f] === WORD;
+    }
+    return false;
+  }
+}
+
+/**
+ * What one scan found. Reusable: pass it back to `Lexicon.scan` as `into` to scan again without
+ * allocating. Accessors by category index are allocation-free; those returning arrays allocate.
+ */
+export class LexiconScan {
+  readonly lexicon: Lexicon;
+  readonly stats: TextStats = emptyStats();
+  #hits = new Int32Array(16);
+  #hitOccurrences = new Int32Array(16);
+  #hitFirst = new Int32Array(16);
+  #hitCount = 0;
+  readonly #distinct: Int32Array;
+  readonly #occurrences: Int32Array;
+  readonly #weights: Float64Array;
+
+  constructor(lexicon: Lexicon) {
+    this.lexicon = lexicon;
+    this.#distinct = new Int32Array(lexicon.categories.length);
+    this.#occurrences = new Int32Array(lexicon.categories.length);
+    this.#weights = new Float64Array(lexicon.categories.length);
+  }
+
+  /** @internal Clears the previous scan. */
+  reset(): void {
+    this.#hitCount = 0;
+    this.#distinct.fill(0);
+    this.#occurrences.fill(0);
+    this.#weights.fill(0);
+  }
+
+  /** @internal Adds an entry found for the first time in this scan. */
+  pushHit(entry: number): void {
+    if (this.#hitCount === this.#hits.length) {
+      this.#hits = grow(this.#hits);
+      this.#hitOccurrences = grow(this.#hitOccurrences);
+      this.#hitFirst = grow(this.#hitFirst);
+    }
+    this.#hits[this.#hitCount++] = entry;
+  }
+
+  /** @internal Copies the per-entry counts of the finished scan. */
+  collect(stamp: Int32Array, generation: number, occurrences: Int32Array, first: Int32Array): void {
+    const entries = this.lexicon.entries;
+    for (let k = 0; k < this.#hitCount; k++) {
+      const id = this.#hits[k]!;
+      if (stamp[id] !== generation) continue;
+      const entry = entries[id]!;
+      this.#hitOccurrences[k] = occurrences[id]!;
+      this.#hitFirst[k] = first[id]!;
+      this.#distinct[entry.categoryIndex]!++;
+      this.#occurrences[entry.categoryIndex]! += occurrences[id]!;
+      this.#weights[entry.categoryIndex]! += entry.weight;
+    }
+  }
+
+  /** Number of distinct entries found (over all categories). */
+  get hitCount(): number {
+    return this.#hitCount;
+  }
+
+  /** The k-th entry found (in order of first detection). */
+  hitEntry(k: number): LexiconEntry {
+    return this.lexicon.entries[this.#hits[k]!]!;
+  }
+
+  /** How often the k-th entry found occurs. */
+  hitOccurrences(k: number): number {
+    return this.#hitOccurrences[k]!;
+  }
+
+  /** Where the k-th entry found first occurs (a UTF-16 index into the scanned text). */
+  hitIndex(k: number): number {
+    return this.#hitFirst[k]!;
+  }
+
+  /** Distinct entries of a category found. */
+  distinct(categoryIndex: number): number {
+    return this.#distinct[categoryIndex]!;
+  }
+
+  /** Occurrences of all entries of a category. */
+  occurrences(categoryIndex: number): number {
+    return this.#occurrences[categoryIndex]!;
+  }
+
+  /** Sum of the weights of the distinct entries of a category found. */
+  weight(categoryIndex: number): number {
+    return this.#weights[categoryIndex]!;
+  }
+
+  /** Labels of the entries of a category found, in order of detection. Allocates. */
+  labels(categoryIndex: number, limit = Number.POSITIVE_INFINITY): string[] {
+    const out: string[] = [];
+    for (let k = 0; k < this.#hitCount && out.length < limit; k++) {
+      const entry = this.hitEntry(k);
+      if (entry.categoryIndex === categoryIndex && !out.includes(entry.label))
+        out.push(entry.label);
+    }
+    return out;
+  }
+
+  /** Every entry found, with count and first index. Allocates; for display and evidence. */
+  hits(): { entry: LexiconEntry; occurrences: number; index: number }[] {
+    const out = [];
+    for (let k = 0; k < this.#hitCount; k++) {
+      out.push({
+        entry: this.hitEntry(k),
+        occurrences: this.hitOccurrences(k),
+        index: this.hitIndex(k),
+      });
+    }
+    return out;
+  }
+}
+
+/** Compiles a lexicon (see {@link Lexicon} for the matching rules). */
+export function compileLexicon(spec: LexiconSpec, options?: LexiconOptions): Lexicon {
+  return new Lexicon(spec, options);
+}
+
+function hashUnits(units: Int32Array, length: number): number {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < length; i++) hash = Math.imul(hash ^ units[i]!, FNV_PRIME);
+  return hash;
+}
+
+function push(map: Map<number, number[]>, key: number, id: number): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}
+
+function isSeparator(f: number, classOf: Uint8Array): boolean {
+  return f === 0x2d || classOf[f] === SPACE;
+}
+
+function isNumberedItem(text: string, at: number, end: number): boolean {
+  let j = at;
+  while (j < end && j - at < 4) {
+    const c = text.charCodeAt(j);
+    if (c < 0x30 || c > 0x39) break;
+    j++;
+  }
+  if (j >= end) return false;
+  const mark = text.charCodeAt(j);
+  if (mark !== 0x2e && mark !== 0x29 && mark !== 0x3001 && mark !== 0xff0e) return false;
+  return j + 1 >= end || text.charCodeAt(j + 1) === 0x20 || text.charCodeAt(j + 1) === 0x09;
+}
+
+function grow(array: Int32Array): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+function stripStars(phrase: string): string {
+  return phrase.trim().replace(/^\*|\*$/g, '');
+}
