@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * The kinds of `triage eval <kind> FILE.jsonl`. Each subsystem that can be evaluated adds the
+ * registration of its kind here (see `../eval-runner.ts` for the shared runner).
+ */
+export const EVAL_KINDS: readonly RegisterCommand[] = [];
+
+/** Registers `triage eval` and its kinds. */
+export function registerEval(program: Command): void {
+  const command = program
+    .command('eval')
+    .description('measure a classifier on a labelled JSONL file (accuracy, confusion, errors)');
+  for (const register of EVAL_KINDS) register(command);
+}
