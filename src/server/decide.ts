@@ -42,14 +42,20 @@ export interface TierDecision {
   readonly llmMs: number;
 }
 
+/** Where a decision learns that its request was cancelled (an `AbortController` is one). */
+export interface Cancellation {
+  readonly signal: AbortSignal;
+}
+
 /** The tier router, as the server uses it. */
 export interface TierRouterPort {
   /**
    * Decides the tier of a request whose model is `auto`, `triage/auto` or a forced-tier id (or
    * any id, when the server routes unknown models). Synchronous when no I/O is needed; may return
-   * a promise when the LLM check is asked, which must stop when `signal` aborts.
+   * a promise when the LLM check is asked, which must stop when `cancel.signal` aborts (the
+   * client went away). Read `cancel.signal` only when about to wait: it is created on demand.
    */
-  decide(request: ChatRequestBody, signal: AbortSignal): TierDecision | Promise<TierDecision>;
+  decide(request: ChatRequestBody, cancel: Cancellation): TierDecision | Promise<TierDecision>;
   /** Whether `model` is an id the router decides (`auto`, `triage/auto`, forced-tier ids). */
   accepts(model: string): boolean;
   /** The ids the router accepts, listed by `GET /v1/models`. */

@@ -12,7 +12,13 @@ export {
   UpstreamProviderSchema,
 } from './config.js';
 export { DEFAULT_CONFIG_FILES, findConfigFile, loadServerConfigFile } from './config-file.js';
-export type { ChatRequestBody, TierDecision, TierName, TierRouterPort } from './decide.js';
+export type {
+  Cancellation,
+  ChatRequestBody,
+  TierDecision,
+  TierName,
+  TierRouterPort,
+} from './decide.js';
 export { errorBody, HttpError, type OpenAiErrorBody } from './errors.js';
 export { ServerMetrics } from './metrics.js';
 export type { RouteSource, Routing, UnknownModelPolicy } from './routing.js';

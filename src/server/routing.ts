@@ -1,6 +1,6 @@
 import type { DecisionSource } from '../core/hybrid.js';
 import type { Catalog, Target } from './catalog.js';
-import type { ChatRequestBody, TierDecision, TierRouterPort } from './decide.js';
+import type { Cancellation, ChatRequestBody, TierDecision, TierRouterPort } from './decide.js';
 import { HttpError } from './errors.js';
 
 /** Where a routing decision came from: the tier router's sources, or a configured model id. */
@@ -43,7 +43,7 @@ export class Router {
   }
 
   /** Routes a request; synchronous unless the tier router asks its LLM check. */
-  route(body: ChatRequestBody, signal: AbortSignal): Routing | Promise<Routing> {
+  route(body: ChatRequestBody, cancel: Cancellation): Routing | Promise<Routing> {
     const started = performance.now();
     const model = requestedModel(body);
     const passThrough = this.#tiers.accepts(model) ? undefined : this.#catalog.passThrough(model);
@@ -58,7 +58,7 @@ export class Router {
         { param: 'model' },
       );
     }
-    const decided = this.#tiers.decide(body, signal);
+    const decided = this.#tiers.decide(body, cancel);
     if (decided instanceof Promise) return decided.then((d) => this.#tiered(d, started));
     return this.#tiered(decided, started);
   }

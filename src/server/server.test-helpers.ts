@@ -45,10 +45,11 @@ export function testTierRouter(options: { asyncMs?: number } = {}): TierRouterPo
     seen,
     modelIds: ['auto', 'triage/auto', 'simple', 'medium', 'complex', 'reasoning'],
     accepts: (model) => model === 'auto' || model === 'triage/auto' || FORCED.test(model),
-    decide(request, signal) {
-      seen.push(signal);
+    decide(request, cancel) {
       const asyncMs = options.asyncMs;
       if (asyncMs === undefined) return decide(request);
+      const signal = cancel.signal;
+      seen.push(signal);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => resolve(decide(request)), asyncMs);
         signal.addEventListener('abort', () => {
