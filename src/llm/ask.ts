@@ -1,6 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import { LlmInvalidOutputError } from './errors.js';
-import { matchLabel, parseJsonReply, validateJson } from './output.js';
+import { matchLabel, parseJsonReply, type SchemaLike, validateJson } from './output.js';
 import type {
   ChatMessage,
   CompletionRequest,
@@ -33,7 +33,7 @@ export interface AskOptions {
 }
 
 /** Options of {@link askJson}. */
-export interface AskJsonOptions<S extends JsonSchema> extends AskOptions {
+export interface AskJsonOptions<S extends SchemaLike> extends AskOptions {
   /** The JSON Schema of the answer (a TypeBox schema gives the answer its static type). */
   readonly schema: S;
   readonly schemaName?: string;
@@ -53,13 +53,13 @@ export type JsonOf<S> = S extends TSchema ? Static<S> : unknown;
  * delivered no parsed JSON (a provider that ignores schemas), the reply text is read: code fences
  * stripped, the first JSON object taken from any prose around it.
  */
-export async function askJson<S extends JsonSchema>(
+export async function askJson<S extends SchemaLike>(
   provider: LlmProvider,
   options: AskJsonOptions<S>,
 ): Promise<JsonOf<S>> {
   const response = await provider.complete({
     ...request(options),
-    schema: options.schema,
+    schema: options.schema as JsonSchema,
     ...defined('schemaName', options.schemaName),
   });
   const value =

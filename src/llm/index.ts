@@ -51,6 +51,7 @@ export {
   matchLabel,
   parseConfidence,
   parseJsonReply,
+  type SchemaLike,
   schemaInstruction,
   stripCodeFences,
   validateJson,

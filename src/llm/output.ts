@@ -1,10 +1,14 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { LRUCache } from 'lru-cache';
+import type { TSchema } from 'typebox';
 import { certaintyScore, clampConfidence, isCertainty } from '../core/certainty.js';
 import { ConfigError } from '../core/errors.js';
 import { describeAjvErrors } from '../core/validate.js';
 import { LlmInvalidOutputError } from './errors.js';
 import type { JsonSchema } from './types.js';
+
+/** A JSON Schema: a plain object, or a TypeBox schema (which is one, with a static type). */
+export type SchemaLike = JsonSchema | (TSchema & object);
 
 /**
  * Output handling shared by every LLM classifier: models wrap JSON in code fences or prose, answer
@@ -102,7 +106,7 @@ const byText = new LRUCache<string, ValidateFunction>({ max: 500 });
  * object identity, and by the schema's JSON text for equal schemas built anew on each call.
  * Throws a {@link ConfigError} when the schema itself is invalid.
  */
-export function compileSchema(schema: JsonSchema): ValidateFunction {
+export function compileSchema(schema: SchemaLike): ValidateFunction {
   const known = byIdentity.get(schema);
   if (known) return known;
   const text = JSON.stringify(schema);
@@ -125,7 +129,7 @@ export function compileSchema(schema: JsonSchema): ValidateFunction {
  * Returns `value` when it matches `schema`, or throws {@link LlmInvalidOutputError} naming the
  * fields that do not (paths and rules only: the reply's own text is not repeated).
  */
-export function validateJson<T = unknown>(value: unknown, schema: JsonSchema, provider: string): T {
+export function validateJson<T = unknown>(value: unknown, schema: SchemaLike, provider: string): T {
   const validate = compileSchema(schema);
   if (validate(value)) return value as T;
   const issues = describeAjvErrors(validate.errors ?? [])
