@@ -201,27 +201,44 @@ export class HttpProvider implements LlmProvider {
     }
   }
 
-  async #readBody(body: Dispatcher.ResponseData['body'], signal: AbortSignal): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
+  /**
+   * The body as text, within the size cap. Stream events rather than `for await`: the async
+   * iterator costs tens of microseconds per response, a measurable share of a loopback call.
+   */
+  #readBody(body: Dispatcher.ResponseData['body'], signal: AbortSignal): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      body.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > this.#maxBytes) {
+          reject(
+            new LlmInvalidOutputError(this.id, `response body exceeds ${this.#maxBytes} bytes`),
+          );
           body.destroy();
-          throw new LlmInvalidOutputError(this.id, `response body exceeds ${this.#maxBytes} bytes`);
+          return;
         }
         chunks.push(chunk);
-      }
-    } catch (error) {
-      if (error instanceof LlmError || signal.aborted) throw error;
-      throw new LlmNetworkError(
-        this.id,
-        `connection broke while reading the response: ${this.#describe(error)}`,
-        { cause: error },
-      );
-    }
-    return Buffer.concat(chunks).toString('utf8');
+      });
+      let ended = false;
+      body.once('end', () => {
+        ended = true;
+        resolve(Buffer.concat(chunks, size).toString('utf8'));
+      });
+      const broke = (error?: Error) => {
+        if (ended) return;
+        if (signal.aborted) return reject(signal.reason);
+        reject(
+          new LlmNetworkError(
+            this.id,
+            `connection broke while reading the response: ${this.#describe(error ?? new Error('closed'))}`,
+            { cause: error },
+          ),
+        );
+      };
+      body.once('error', broke);
+      body.once('close', () => broke());
+    });
   }
 
   /** The provider's error message, redacted and shortened; `undefined` when the body has none. */
