@@ -1,28 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
-import type { ConfiguredProvider } from './config.js';
+import { describe, expect, it } from 'vitest';
 import { LlmHttpError, LlmInvalidOutputError } from './errors.js';
-import { fakeProvider, KINDS, TEST_KEY } from './fake.test-helpers.js';
+import { KINDS, TEST_KEY, useFakeLlm } from './fake.test-helpers.js';
 
-let fake: FakeLlmServer;
-const providers: ConfiguredProvider[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterEach(() => {
-  fake.reset().reply('ok');
-});
-afterAll(async () => {
-  await Promise.all(providers.map((p) => p.close()));
-  await fake.close();
-});
-
-function provider(kind: (typeof KINDS)[number], extra: Record<string, unknown> = {}) {
-  const p = fakeProvider(kind, fake, extra);
-  providers.push(p);
-  return p;
-}
+const llm = useFakeLlm();
 
 const schema = {
   type: 'object',
@@ -35,8 +15,8 @@ const schema = {
 
 describe.each(KINDS)('%s adapter over real HTTP', (kind) => {
   it('completes a chat: text, usage, model, latency, finish reason', async () => {
-    fake.script({ text: 'Paris.', usage: { inputTokens: 12, outputTokens: 3 } });
-    const response = await provider(kind).complete({
+    llm.fake.script({ text: 'Paris.', usage: { inputTokens: 12, outputTokens: 3 } });
+    const response = await llm.provider(kind).complete({
       system: 'Answer briefly.',
       messages: [{ role: 'user', content: 'Capital of France?' }],
       maxTokens: 20,
@@ -48,7 +28,7 @@ describe.each(KINDS)('%s adapter over real HTTP', (kind) => {
     expect(response.latencyMs).toBeGreaterThan(0);
     expect(response.json).toBeUndefined();
     expect(response.finishReason).toBeDefined();
-    const [received] = fake.requests;
+    const [received] = llm.fake.requests;
     expect(received?.format).toBe(kind);
     expect(received?.system).toBe('Answer briefly.');
     expect(received?.prompt).toBe('Capital of France?');
@@ -56,34 +36,37 @@ describe.each(KINDS)('%s adapter over real HTTP', (kind) => {
   });
 
   it('asks for structured output natively and returns the validated JSON', async () => {
-    fake.script({ json: { label: 'spam', confidence: 0.9 } });
-    const response = await provider(kind).complete({
+    llm.fake.script({ json: { label: 'spam', confidence: 0.9 } });
+    const response = await llm.provider(kind).complete({
       messages: [{ role: 'user', content: 'WIN A PRIZE' }],
       schema,
       schemaName: 'verdict',
     });
     expect(response.json).toEqual({ label: 'spam', confidence: 0.9 });
-    expect(fake.requests[0]?.schema).toEqual(schema);
+    expect(llm.fake.requests[0]?.schema).toEqual(schema);
   });
 
   it('rejects a reply that violates the schema with LlmInvalidOutputError', async () => {
-    fake.script({ json: { label: 'maybe' } });
-    const call = provider(kind).complete({ messages: [{ role: 'user', content: 'x' }], schema });
+    llm.fake.script({ json: { label: 'maybe' } });
+    const call = llm
+      .provider(kind)
+      .complete({ messages: [{ role: 'user', content: 'x' }], schema });
     await expect(call).rejects.toThrow(LlmInvalidOutputError);
     await expect(call).rejects.toThrow(/does not match the schema: \/label must be one of/);
   });
 
   it('rejects a body that is not JSON, and one without the format shape', async () => {
-    fake.script({ raw: '{"choices": [' }, { raw: '{"unexpected": true}' });
-    const p = provider(kind);
+    llm.fake.script({ raw: '{"choices": [' }, { raw: '{"unexpected": true}' });
+    const p = llm.provider(kind);
     const ask = () => p.complete({ messages: [{ role: 'user', content: 'x' }] });
     await expect(ask()).rejects.toThrow(/response body is not JSON/);
     await expect(ask()).rejects.toThrow(LlmInvalidOutputError);
   });
 
   it('reports HTTP errors with the provider message from its error body', async () => {
-    fake.script({ status: 400, error: 'max_tokens is too large' });
-    const error = await provider(kind)
+    llm.fake.script({ status: 400, error: 'max_tokens is too large' });
+    const error = await llm
+      .provider(kind)
       .complete({ messages: [{ role: 'user', content: 'x' }] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmHttpError);
@@ -93,42 +76,46 @@ describe.each(KINDS)('%s adapter over real HTTP', (kind) => {
       retriable: false,
       provider: `fake-${kind}`,
     });
-    expect(fake.requests).toHaveLength(1);
+    expect(llm.fake.requests).toHaveLength(1);
   });
 
   it('sends the model of the request over the default', async () => {
-    fake.script('ok');
-    await provider(kind).complete({ messages: [{ role: 'user', content: 'x' }], model: 'other' });
-    expect(fake.requests[0]?.model).toBe('other');
+    llm.fake.script('ok');
+    await llm
+      .provider(kind)
+      .complete({ messages: [{ role: 'user', content: 'x' }], model: 'other' });
+    expect(llm.fake.requests[0]?.model).toBe('other');
   });
 });
 
 describe('OpenAI-compatible wire format', () => {
   it('sends the key as a Bearer token and the sampling fields', async () => {
-    await provider('openai', { headers: { 'X-Title': 'triage tests' } }).complete({
+    await llm.provider('openai', { headers: { 'X-Title': 'triage tests' } }).complete({
       messages: [{ role: 'user', content: 'hi' }],
       maxTokens: 5,
       temperature: 0,
       seed: 7,
     });
-    const received = fake.requests[0];
+    const received = llm.fake.requests[0];
     expect(received?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
     expect(received?.headers['x-title']).toBe('triage tests');
     expect(received?.body).toMatchObject({ max_tokens: 5, temperature: 0, seed: 7, stream: false });
   });
 
   it('uses response_format json_schema with the schema name and optional strict mode', async () => {
-    fake.script({ json: { label: 'ham' } });
-    await provider('openai', {
-      strictSchema: true,
-      maxTokensField: 'max_completion_tokens',
-    }).complete({
-      messages: [{ role: 'user', content: 'x' }],
-      schema,
-      schemaName: 'my verdict!',
-      maxTokens: 9,
-    });
-    expect(fake.requests[0]?.body).toMatchObject({
+    llm.fake.script({ json: { label: 'ham' } });
+    await llm
+      .provider('openai', {
+        strictSchema: true,
+        maxTokensField: 'max_completion_tokens',
+      })
+      .complete({
+        messages: [{ role: 'user', content: 'x' }],
+        schema,
+        schemaName: 'my verdict!',
+        maxTokens: 9,
+      });
+    expect(llm.fake.requests[0]?.body).toMatchObject({
       response_format: {
         type: 'json_schema',
         json_schema: { name: 'my_verdict_', schema, strict: true },
@@ -138,31 +125,31 @@ describe('OpenAI-compatible wire format', () => {
   });
 
   it('in json_object and prompt modes puts the schema in the system prompt and reads fenced JSON', async () => {
-    fake.script(
+    llm.fake.script(
       { text: 'Sure! ```json\n{"label": "ham"}\n```' },
       { text: 'Here it is: {"label": "spam", "confidence": 1} Hope that helps.' },
     );
-    const objectMode = await provider('openai', { structuredOutput: 'json_object' }).complete({
+    const objectMode = await llm.provider('openai', { structuredOutput: 'json_object' }).complete({
       system: 'Classify.',
       messages: [{ role: 'user', content: 'x' }],
       schema,
     });
     expect(objectMode.json).toEqual({ label: 'ham' });
-    expect(fake.requests[0]?.body).toMatchObject({ response_format: { type: 'json_object' } });
-    expect(fake.requests[0]?.system).toMatch(/^Classify\.\n\nReply with a single JSON object/);
-    const promptMode = await provider('openai', { structuredOutput: 'prompt' }).complete({
+    expect(llm.fake.requests[0]?.body).toMatchObject({ response_format: { type: 'json_object' } });
+    expect(llm.fake.requests[0]?.system).toMatch(/^Classify\.\n\nReply with a single JSON object/);
+    const promptMode = await llm.provider('openai', { structuredOutput: 'prompt' }).complete({
       messages: [{ role: 'user', content: 'x' }],
       schema,
     });
     expect(promptMode.json).toEqual({ label: 'spam', confidence: 1 });
-    expect(fake.requests[1]?.body).not.toHaveProperty('response_format');
-    expect(fake.requests[1]?.system).toContain('"enum":["spam","ham"]');
+    expect(llm.fake.requests[1]?.body).not.toHaveProperty('response_format');
+    expect(llm.fake.requests[1]?.system).toContain('"enum":["spam","ham"]');
   });
 
   it('names a truncated reply when its JSON is broken', async () => {
-    fake.script({ text: '{"label": "sp', finishReason: 'length' });
+    llm.fake.script({ text: '{"label": "sp', finishReason: 'length' });
     await expect(
-      provider('openai', { structuredOutput: 'prompt' }).complete({
+      llm.provider('openai', { structuredOutput: 'prompt' }).complete({
         messages: [{ role: 'user', content: 'x' }],
         schema,
       }),
@@ -172,8 +159,8 @@ describe('OpenAI-compatible wire format', () => {
 
 describe('Anthropic wire format', () => {
   it('sends x-api-key, the API version and a default max_tokens', async () => {
-    await provider('anthropic').complete({ messages: [{ role: 'user', content: 'hi' }] });
-    const received = fake.requests[0];
+    await llm.provider('anthropic').complete({ messages: [{ role: 'user', content: 'hi' }] });
+    const received = llm.fake.requests[0];
     expect(received?.headers['x-api-key']).toBe(TEST_KEY);
     expect(received?.headers['anthropic-version']).toBe('2023-06-01');
     expect(received?.headers.authorization).toBeUndefined();
@@ -181,13 +168,13 @@ describe('Anthropic wire format', () => {
   });
 
   it('forces a tool call for structured output', async () => {
-    fake.script({ json: { label: 'ham' } });
-    await provider('anthropic').complete({
+    llm.fake.script({ json: { label: 'ham' } });
+    await llm.provider('anthropic').complete({
       messages: [{ role: 'user', content: 'x' }],
       schema,
       schemaName: 'verdict',
     });
-    expect(fake.requests[0]?.body).toMatchObject({
+    expect(llm.fake.requests[0]?.body).toMatchObject({
       tools: [{ name: 'verdict', input_schema: schema }],
       tool_choice: { type: 'tool', name: 'verdict' },
     });
@@ -195,13 +182,13 @@ describe('Anthropic wire format', () => {
 
   it('wraps a schema whose root is not an object, and unwraps the answer', async () => {
     const tier = { type: 'string', enum: ['SIMPLE', 'COMPLEX'] };
-    fake.script({ json: { value: 'COMPLEX' } });
-    const response = await provider('anthropic').complete({
+    llm.fake.script({ json: { value: 'COMPLEX' } });
+    const response = await llm.provider('anthropic').complete({
       messages: [{ role: 'user', content: 'x' }],
       schema: tier,
     });
     expect(response.json).toBe('COMPLEX');
-    expect(fake.requests[0]?.schema).toEqual({
+    expect(llm.fake.requests[0]?.schema).toEqual({
       type: 'object',
       properties: { value: tier },
       required: ['value'],
@@ -209,8 +196,8 @@ describe('Anthropic wire format', () => {
   });
 
   it('falls back to JSON in the text when the model did not call the tool', async () => {
-    fake.script({ text: 'I think: {"label": "spam"}' });
-    const response = await provider('anthropic').complete({
+    llm.fake.script({ text: 'I think: {"label": "spam"}' });
+    const response = await llm.provider('anthropic').complete({
       messages: [{ role: 'user', content: 'x' }],
       schema,
     });
@@ -220,8 +207,8 @@ describe('Anthropic wire format', () => {
 
 describe('Ollama wire format', () => {
   it('passes the schema as format and sampling settings as options, without a key header unless set', async () => {
-    fake.script({ json: { label: 'ham' } });
-    await provider('ollama', { apiKeyEnv: undefined }).complete({
+    llm.fake.script({ json: { label: 'ham' } });
+    await llm.provider('ollama', { apiKeyEnv: undefined }).complete({
       system: 'Classify.',
       messages: [{ role: 'user', content: 'x' }],
       schema,
@@ -229,7 +216,7 @@ describe('Ollama wire format', () => {
       seed: 3,
       maxTokens: 50,
     });
-    const received = fake.requests[0];
+    const received = llm.fake.requests[0];
     expect(received?.body).toMatchObject({
       format: schema,
       stream: false,

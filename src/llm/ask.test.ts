@@ -1,31 +1,11 @@
 import Type from 'typebox';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
+import { describe, expect, it } from 'vitest';
 import { askJson, askLabel } from './ask.js';
-import type { ConfiguredProvider } from './config.js';
 import { LlmInvalidOutputError } from './errors.js';
-import { fakeProvider, KINDS } from './fake.test-helpers.js';
+import { KINDS, useFakeLlm } from './fake.test-helpers.js';
 import type { LlmProvider } from './types.js';
 
-let fake: FakeLlmServer;
-const providers: ConfiguredProvider[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterEach(() => {
-  fake.reset().reply('ok');
-});
-afterAll(async () => {
-  await Promise.all(providers.map((p) => p.close()));
-  await fake.close();
-});
-
-function provider(kind: (typeof KINDS)[number]) {
-  const p = fakeProvider(kind, fake);
-  providers.push(p);
-  return p;
-}
+const llm = useFakeLlm();
 
 const Verdict = Type.Object({
   mode: Type.Union([Type.Literal('standalone'), Type.Literal('contextual')]),
@@ -36,8 +16,8 @@ const TIERS = ['SIMPLE', 'MEDIUM', 'COMPLEX', 'REASONING'] as const;
 
 describe.each(KINDS)('%s', (kind) => {
   it('askJson returns the validated, typed value, at temperature 0 by default', async () => {
-    fake.script({ json: { mode: 'contextual', certainty: 'strong' } });
-    const verdict = await askJson(provider(kind), {
+    llm.fake.script({ json: { mode: 'contextual', certainty: 'strong' } });
+    const verdict = await askJson(llm.provider(kind), {
       system: 'Decide the mode.',
       prompt: 'And what about the second one?',
       schema: Verdict,
@@ -45,29 +25,29 @@ describe.each(KINDS)('%s', (kind) => {
     });
     const mode: 'standalone' | 'contextual' = verdict.mode;
     expect(mode).toBe('contextual');
-    const body = fake.requests[0]?.body as Record<string, unknown>;
+    const body = llm.fake.requests[0]?.body as Record<string, unknown>;
     const temperature =
       kind === 'ollama' ? (body.options as { temperature: number }).temperature : body.temperature;
     expect(temperature).toBe(0);
   });
 
   it('askJson throws LlmInvalidOutputError on a reply outside the schema', async () => {
-    fake.script({ json: { mode: 'sideways', certainty: 'strong' } });
-    await expect(askJson(provider(kind), { prompt: 'x', schema: Verdict })).rejects.toThrow(
+    llm.fake.script({ json: { mode: 'sideways', certainty: 'strong' } });
+    await expect(askJson(llm.provider(kind), { prompt: 'x', schema: Verdict })).rejects.toThrow(
       LlmInvalidOutputError,
     );
   });
 
   it('askLabel returns the label the answer names', async () => {
-    fake.script('**Complex.**', 'I would say reasoning.');
-    const p = provider(kind);
+    llm.fake.script('**Complex.**', 'I would say reasoning.');
+    const p = llm.provider(kind);
     expect(await askLabel(p, { prompt: 'Prove it', labels: TIERS })).toBe('COMPLEX');
     expect(await askLabel(p, { prompt: 'Prove it', labels: TIERS })).toBe('REASONING');
   });
 
   it('askLabel throws LlmInvalidOutputError on no label or an ambiguous one', async () => {
-    fake.script('Hard to say.', 'Either SIMPLE or MEDIUM.');
-    const p = provider(kind);
+    llm.fake.script('Hard to say.', 'Either SIMPLE or MEDIUM.');
+    const p = llm.provider(kind);
     await expect(askLabel(p, { prompt: 'x', labels: TIERS })).rejects.toThrow(
       /names none, or more than one, of: SIMPLE, MEDIUM, COMPLEX, REASONING/,
     );

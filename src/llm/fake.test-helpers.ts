@@ -1,4 +1,5 @@
-import type { FakeLlmServer } from '../testing/index.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
 import { type ConfiguredProvider, createProvider } from './config.js';
 
 /** The three wire formats, for tests that run against each. */
@@ -28,4 +29,40 @@ export function fakeProvider(
     },
     { env: { TEST_LLM_KEY: TEST_KEY } },
   );
+}
+
+/** A fake server shared by a test file, and providers pointed at it. */
+export interface FakeLlmFixture {
+  /** The server (started before the file's first test, reset after each test). */
+  readonly fake: FakeLlmServer;
+  /** A provider pointed at the server, closed after the file's last test. */
+  provider(kind: Kind, extra?: Record<string, unknown>): ConfiguredProvider;
+}
+
+/** Registers the hooks that start, reset and stop one fake server for the calling test file. */
+export function useFakeLlm(): FakeLlmFixture {
+  let server: FakeLlmServer | undefined;
+  const providers: ConfiguredProvider[] = [];
+  beforeAll(async () => {
+    server = await startFakeLlm();
+  });
+  afterEach(() => {
+    server?.reset().reply('ok');
+  });
+  afterAll(async () => {
+    await Promise.all(providers.splice(0).map((p) => p.close()));
+    await server?.close();
+  });
+  const fixture: FakeLlmFixture = {
+    get fake(): FakeLlmServer {
+      if (!server) throw new Error('the fake LLM server is not started yet');
+      return server;
+    },
+    provider(kind, extra = {}) {
+      const p = fakeProvider(kind, fixture.fake, extra);
+      providers.push(p);
+      return p;
+    },
+  };
+  return fixture;
 }

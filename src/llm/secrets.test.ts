@@ -1,19 +1,11 @@
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
-import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
 import { createProvider } from './config.js';
 import { LlmHttpError, LlmNetworkError } from './errors.js';
-import { fakeProvider, KINDS, TEST_KEY } from './fake.test-helpers.js';
+import { fakeProvider, KINDS, TEST_KEY, useFakeLlm } from './fake.test-helpers.js';
 
-let fake: FakeLlmServer;
-
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const llm = useFakeLlm();
 
 const ask = { messages: [{ role: 'user' as const, content: 'hello' }] };
 
@@ -31,19 +23,19 @@ function everyRendering(value: unknown): string {
 
 describe.each(KINDS)('%s: the API key never leaks', (kind) => {
   it('is redacted from a provider error message that echoes it', async () => {
-    fake.script({ status: 401, error: `Incorrect API key provided: ${TEST_KEY}.` });
-    const provider = fakeProvider(kind, fake);
+    llm.fake.script({ status: 401, error: `Incorrect API key provided: ${TEST_KEY}.` });
+    const provider = fakeProvider(kind, llm.fake);
     const error = await provider.complete(ask).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmHttpError);
     expect((error as LlmHttpError).providerMessage).toBe('Incorrect API key provided: [redacted].');
     expect(everyRendering(error)).not.toContain(TEST_KEY);
-    expect(fake.requests.at(-1)?.rawBody).not.toContain(TEST_KEY);
+    expect(llm.fake.requests.at(-1)?.rawBody).not.toContain(TEST_KEY);
     await provider.close();
   });
 
   it('appears in no network error, and not in the provider object', async () => {
-    fake.script({ text: 'cut', closeAfterBytes: 5 });
-    const provider = fakeProvider(kind, fake, { maxRetries: 0 });
+    llm.fake.script({ text: 'cut', closeAfterBytes: 5 });
+    const provider = fakeProvider(kind, llm.fake, { maxRetries: 0 });
     const error = await provider.complete(ask).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmNetworkError);
     expect(everyRendering(error)).not.toContain(TEST_KEY);

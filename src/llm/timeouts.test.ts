@@ -1,21 +1,10 @@
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
+import { describe, expect, it } from 'vitest';
 import { createProvider } from './config.js';
 import { LlmHttpError, LlmNetworkError, LlmTimeoutError } from './errors.js';
-import { fakeProvider, KINDS } from './fake.test-helpers.js';
+import { fakeProvider, KINDS, useFakeLlm } from './fake.test-helpers.js';
 
-let fake: FakeLlmServer;
-
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterEach(() => {
-  fake.reset().reply('ok');
-});
-afterAll(async () => {
-  await fake.close();
-});
+const llm = useFakeLlm();
 
 const ask = { messages: [{ role: 'user' as const, content: 'hello' }] };
 
@@ -41,8 +30,8 @@ describe.each(KINDS)('%s: strict timeouts', (kind) => {
   ] as const;
 
   it.each(cases)('cuts off a server that %s within timeout + 50 ms', async (_what, behaviour) => {
-    fake.reply(behaviour);
-    const provider = fakeProvider(kind, fake, { timeoutMs, maxRetries: 3 });
+    llm.fake.reply(behaviour);
+    const provider = fakeProvider(kind, llm.fake, { timeoutMs, maxRetries: 3 });
     try {
       const { error, ms } = await timed(() => provider.complete(ask));
       expect(error).toBeInstanceOf(LlmTimeoutError);
@@ -50,7 +39,7 @@ describe.each(KINDS)('%s: strict timeouts', (kind) => {
       expect(ms).toBeGreaterThanOrEqual(timeoutMs - 1);
       expect(ms).toBeLessThan(timeoutMs + 50);
       // The abandoned request is really cancelled: the server sees the connection close.
-      await fake.whenAborted(1);
+      await llm.fake.whenAborted(1);
       expect(provider.stats).toMatchObject({ timeouts: 1, attempts: 1 });
     } finally {
       await provider.close();
@@ -60,60 +49,65 @@ describe.each(KINDS)('%s: strict timeouts', (kind) => {
 
 describe('retries', () => {
   it('retries 5xx and 429 with backoff, then succeeds', async () => {
-    fake.script({ status: 500 }, { status: 503, error: 'overloaded' }, { status: 429 }, 'finally');
-    const provider = fakeProvider('openai', fake, { maxRetries: 3 });
+    llm.fake.script(
+      { status: 500 },
+      { status: 503, error: 'overloaded' },
+      { status: 429 },
+      'finally',
+    );
+    const provider = fakeProvider('openai', llm.fake, { maxRetries: 3 });
     const response = await provider.complete(ask);
     expect(response.text).toBe('finally');
-    expect(fake.chatRequests).toHaveLength(4);
+    expect(llm.fake.chatRequests).toHaveLength(4);
     expect(provider.stats).toMatchObject({ calls: 1, attempts: 4, retries: 3, failures: 0 });
     await provider.close();
   });
 
   it('gives up after maxRetries with the last error', async () => {
-    fake.reply({ status: 502, error: 'bad gateway' });
-    const provider = fakeProvider('anthropic', fake, { maxRetries: 2 });
+    llm.fake.reply({ status: 502, error: 'bad gateway' });
+    const provider = fakeProvider('anthropic', llm.fake, { maxRetries: 2 });
     const error = await provider.complete(ask).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmHttpError);
     expect(error).toMatchObject({ status: 502, providerMessage: 'bad gateway', retriable: true });
-    expect(fake.chatRequests).toHaveLength(3);
+    expect(llm.fake.chatRequests).toHaveLength(3);
     await provider.close();
   });
 
   it('does not retry a client error', async () => {
-    fake.reply({ status: 401, error: 'invalid key' });
-    const provider = fakeProvider('ollama', fake, { maxRetries: 3 });
+    llm.fake.reply({ status: 401, error: 'invalid key' });
+    const provider = fakeProvider('ollama', llm.fake, { maxRetries: 3 });
     await expect(provider.complete(ask)).rejects.toMatchObject({ status: 401 });
-    expect(fake.chatRequests).toHaveLength(1);
+    expect(llm.fake.chatRequests).toHaveLength(1);
     await provider.close();
   });
 
   it('waits as long as Retry-After says', async () => {
-    fake.script({ status: 429, retryAfter: 0.2 }, 'after the wait');
-    const provider = fakeProvider('openai', fake, { maxRetries: 1 });
+    llm.fake.script({ status: 429, retryAfter: 0.2 }, 'after the wait');
+    const provider = fakeProvider('openai', llm.fake, { maxRetries: 1 });
     const { ms } = await timed(() => provider.complete(ask));
-    expect(fake.chatRequests).toHaveLength(2);
+    expect(llm.fake.chatRequests).toHaveLength(2);
     expect(ms).toBeGreaterThanOrEqual(195);
     await provider.close();
   });
 
   it('fails at once with the 429 when Retry-After runs past the deadline', async () => {
-    fake.script({ status: 429, retryAfter: 30, error: 'rate limited' }, 'never asked');
-    const provider = fakeProvider('openai', fake, { maxRetries: 3, timeoutMs: 1000 });
+    llm.fake.script({ status: 429, retryAfter: 30, error: 'rate limited' }, 'never asked');
+    const provider = fakeProvider('openai', llm.fake, { maxRetries: 3, timeoutMs: 1000 });
     const { error, ms } = await timed(() => provider.complete(ask));
     expect(error).toBeInstanceOf(LlmHttpError);
     expect(error).toMatchObject({ status: 429, retryAfterMs: 30_000 });
     expect(ms).toBeLessThan(500);
-    expect(fake.chatRequests).toHaveLength(1);
+    expect(llm.fake.chatRequests).toHaveLength(1);
     await provider.close();
   });
 
   it('retries a connection closed mid-body as a network error', async () => {
-    fake.script({ text: 'broken', closeAfterBytes: 20 }, 'whole');
-    const provider = fakeProvider('openai', fake, { maxRetries: 1 });
+    llm.fake.script({ text: 'broken', closeAfterBytes: 20 }, 'whole');
+    const provider = fakeProvider('openai', llm.fake, { maxRetries: 1 });
     expect((await provider.complete(ask)).text).toBe('whole');
     expect(provider.stats.retries).toBe(1);
-    fake.script({ text: 'broken', closeAfterBytes: 20 });
-    const failing = fakeProvider('openai', fake, { maxRetries: 0 });
+    llm.fake.script({ text: 'broken', closeAfterBytes: 20 });
+    const failing = fakeProvider('openai', llm.fake, { maxRetries: 0 });
     const error = await failing.complete(ask).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmNetworkError);
     expect((error as Error).message).toMatch(/connection broke while reading the response/);
@@ -121,14 +115,14 @@ describe('retries', () => {
   });
 
   it('keeps every retry inside the one deadline', async () => {
-    fake.reply({ status: 500, delayMs: 40 });
-    const provider = fakeProvider('openai', fake, { maxRetries: 10, timeoutMs: 200 });
+    llm.fake.reply({ status: 500, delayMs: 40 });
+    const provider = fakeProvider('openai', llm.fake, { maxRetries: 10, timeoutMs: 200 });
     const { error, ms } = await timed(() => provider.complete(ask));
     // Out of time either mid-attempt (a timeout) or before a retry could fit (the last 500).
     expect(error instanceof LlmTimeoutError || error instanceof LlmHttpError).toBe(true);
     expect(ms).toBeLessThan(250);
-    expect(fake.chatRequests.length).toBeGreaterThan(1);
-    expect(fake.chatRequests.length).toBeLessThan(6);
+    expect(llm.fake.chatRequests.length).toBeGreaterThan(1);
+    expect(llm.fake.chatRequests.length).toBeLessThan(6);
     await provider.close();
   });
 
@@ -153,30 +147,30 @@ describe('retries', () => {
 
 describe('cancellation', () => {
   it('rejects with the signal reason and cancels the request when the caller aborts', async () => {
-    fake.reply({ hang: true });
-    const provider = fakeProvider('openai', fake);
+    llm.fake.reply({ hang: true });
+    const provider = fakeProvider('openai', llm.fake);
     const controller = new AbortController();
     const call = provider.complete({ ...ask, signal: controller.signal });
-    await fake.whenRequests(1);
+    await llm.fake.whenRequests(1);
     const reason = new Error('client went away');
     controller.abort(reason);
     await expect(call).rejects.toBe(reason);
-    await fake.whenAborted(1);
+    await llm.fake.whenAborted(1);
     await provider.close();
   });
 
   it('does not call the server for an already aborted signal', async () => {
-    const provider = fakeProvider('openai', fake);
+    const provider = fakeProvider('openai', llm.fake);
     const controller = new AbortController();
     controller.abort(new Error('gone'));
     await expect(provider.complete({ ...ask, signal: controller.signal })).rejects.toThrow('gone');
-    expect(fake.requests).toHaveLength(0);
+    expect(llm.fake.requests).toHaveLength(0);
     await provider.close();
   });
 
   it('takes a per-call timeout over the provider default', async () => {
-    fake.reply({ hang: true });
-    const provider = fakeProvider('ollama', fake, { timeoutMs: 10_000 });
+    llm.fake.reply({ hang: true });
+    const provider = fakeProvider('ollama', llm.fake, { timeoutMs: 10_000 });
     const { error, ms } = await timed(() => provider.complete({ ...ask, timeoutMs: 60 }));
     expect(error).toMatchObject({ timeoutMs: 60 });
     expect(ms).toBeLessThan(110);

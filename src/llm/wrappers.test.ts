@@ -1,22 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
+import { describe, expect, it } from 'vitest';
 import { completionCacheKey, withCache } from './cache.js';
 import { LlmHttpError, LlmTimeoutError } from './errors.js';
-import { fakeProvider } from './fake.test-helpers.js';
+import { fakeProvider, useFakeLlm } from './fake.test-helpers.js';
 import { withConcurrencyLimit } from './limit.js';
 import type { CompletionRequest, CompletionResponse, LlmProvider } from './types.js';
 
-let fake: FakeLlmServer;
-
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterEach(() => {
-  fake.reset().reply('ok');
-});
-afterAll(async () => {
-  await fake.close();
-});
+const llm = useFakeLlm();
 
 const ask = (content: string, extra: Partial<CompletionRequest> = {}): CompletionRequest => ({
   system: 'Classify.',
@@ -26,15 +15,15 @@ const ask = (content: string, extra: Partial<CompletionRequest> = {}): Completio
 
 describe('decision cache', () => {
   it('answers a repeated request from the cache, without a call', async () => {
-    fake.reply((req) => `answer to ${req.prompt}`);
-    const provider = fakeProvider('openai', fake, { cache: { max: 100, ttlMs: 60_000 } });
+    llm.fake.reply((req) => `answer to ${req.prompt}`);
+    const provider = fakeProvider('openai', llm.fake, { cache: { max: 100, ttlMs: 60_000 } });
     const first = await provider.complete(ask('a'));
     const second = await provider.complete(ask('a'));
     expect(first.cached).toBeUndefined();
     expect(second).toMatchObject({ text: 'answer to a', cached: true, latencyMs: 0 });
-    expect(fake.chatRequests).toHaveLength(1);
+    expect(llm.fake.chatRequests).toHaveLength(1);
     await provider.complete(ask('b'));
-    expect(fake.chatRequests).toHaveLength(2);
+    expect(llm.fake.chatRequests).toHaveLength(2);
     expect(provider.stats).toMatchObject({ cacheHits: 1, cacheMisses: 2, calls: 2 });
     await provider.close();
   });
@@ -59,15 +48,15 @@ describe('decision cache', () => {
   });
 
   it('does not cache failures, and forgets answers after the TTL', async () => {
-    fake.script({ status: 400, error: 'bad' });
-    const provider = fakeProvider('ollama', fake, { cache: { max: 10, ttlMs: 40 } });
+    llm.fake.script({ status: 400, error: 'bad' });
+    const provider = fakeProvider('ollama', llm.fake, { cache: { max: 10, ttlMs: 40 } });
     await expect(provider.complete(ask('x'))).rejects.toThrow(LlmHttpError);
     await provider.complete(ask('x'));
-    expect(fake.chatRequests).toHaveLength(2);
+    expect(llm.fake.chatRequests).toHaveLength(2);
     expect((await provider.complete(ask('x'))).cached).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect((await provider.complete(ask('x'))).cached).toBeUndefined();
-    expect(fake.chatRequests).toHaveLength(3);
+    expect(llm.fake.chatRequests).toHaveLength(3);
     await provider.close();
   });
 
@@ -96,25 +85,25 @@ describe('concurrency limit', () => {
   it('never lets more than maxConcurrency calls reach the server at once', async () => {
     let inFlight = 0;
     let most = 0;
-    fake.reply(() => {
+    llm.fake.reply(() => {
       inFlight++;
       most = Math.max(most, inFlight);
       setTimeout(() => inFlight--, 25);
       return { text: 'ok', delayMs: 25 };
     });
-    const provider = fakeProvider('openai', fake, { maxConcurrency: 2 });
+    const provider = fakeProvider('openai', llm.fake, { maxConcurrency: 2 });
     const calls = Array.from({ length: 7 }, (_, i) => provider.complete(ask(`q${i}`)));
-    await fake.whenRequests(2);
+    await llm.fake.whenRequests(2);
     expect(provider.stats).toMatchObject({ active: 2, pending: 5 });
     await Promise.all(calls);
-    expect(fake.chatRequests).toHaveLength(7);
+    expect(llm.fake.chatRequests).toHaveLength(7);
     expect(most).toBe(2);
     await provider.close();
   });
 
   it('counts the wait for a slot against the timeout, and frees the place of a call that gave up', async () => {
-    fake.script({ text: 'slow', delayMs: 150 }).reply('fast');
-    const provider = fakeProvider('anthropic', fake, { maxConcurrency: 1, timeoutMs: 1000 });
+    llm.fake.script({ text: 'slow', delayMs: 150 }).reply('fast');
+    const provider = fakeProvider('anthropic', llm.fake, { maxConcurrency: 1, timeoutMs: 1000 });
     const slow = provider.complete(ask('slow'));
     const waiting = provider.complete(ask('waits', { timeoutMs: 50 }));
     const started = performance.now();
@@ -124,7 +113,7 @@ describe('concurrency limit', () => {
     expect((await slow).text).toBe('slow');
     expect((await provider.complete(ask('next'))).text).toBe('fast');
     // The call that gave up never reached the server.
-    expect(fake.chatRequests.map((r) => r.prompt)).toEqual(['slow', 'next']);
+    expect(llm.fake.chatRequests.map((r) => r.prompt)).toEqual(['slow', 'next']);
     await provider.close();
   });
 
@@ -148,15 +137,15 @@ describe('concurrency limit', () => {
   });
 
   it('removes a waiting call whose caller aborted', async () => {
-    fake.script({ text: 'first', delayMs: 60 });
-    const provider = fakeProvider('openai', fake, { maxConcurrency: 1 });
+    llm.fake.script({ text: 'first', delayMs: 60 });
+    const provider = fakeProvider('openai', llm.fake, { maxConcurrency: 1 });
     const first = provider.complete(ask('first'));
     const controller = new AbortController();
     const second = provider.complete(ask('second', { signal: controller.signal }));
     controller.abort(new Error('caller left'));
     await expect(second).rejects.toThrow('caller left');
     await first;
-    expect(fake.chatRequests).toHaveLength(1);
+    expect(llm.fake.chatRequests).toHaveLength(1);
     await provider.close();
   });
 
