@@ -54,6 +54,7 @@ export {
   type SchemaLike,
   schemaInstruction,
   stripCodeFences,
+  stripReasoning,
   validateJson,
 } from './output.js';
 export { backoffMs, type RetryPolicy, retryAfterMs } from './retry.js';

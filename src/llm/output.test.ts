@@ -10,8 +10,27 @@ import {
   parseConfidence,
   parseJsonReply,
   stripCodeFences,
+  stripReasoning,
   validateJson,
 } from './output.js';
+
+describe('stripReasoning', () => {
+  it.each([
+    ['<think>SIMPLE or COMPLEX? {"x": 1}</think>\nCOMPLEX', '\nCOMPLEX'],
+    ['  <think>\nhmm</think>{"a": 1}', '{"a": 1}'],
+    ['<think>cut off by the token limit', ''],
+    ['The tag <think> appears mid-answer', 'The tag <think> appears mid-answer'],
+    ['plain', 'plain'],
+  ])('%j → %j', (input, expected) => {
+    expect(stripReasoning(input)).toBe(expected);
+  });
+
+  it('keeps labels and JSON in the reasoning out of the answer', () => {
+    const reply = '<think>Not SIMPLE, maybe {"tier": "MEDIUM"}</think>REASONING';
+    expect(matchLabel(reply, ['SIMPLE', 'MEDIUM', 'REASONING'])).toBe('REASONING');
+    expect(extractJson('<think>{"draft": 1}</think> {"final": 2}')).toEqual({ final: 2 });
+  });
+});
 
 describe('stripCodeFences', () => {
   it.each([

@@ -33,15 +33,32 @@ export function stripCodeFences(text: string): string {
   return close < 0 ? body : body.slice(0, close);
 }
 
+const THINK_OPEN = '<think>';
+const THINK_CLOSE = '</think>';
+
+/**
+ * The reply without the reasoning block that reasoning models served through OpenAI-compatible
+ * servers (Qwen3, DeepSeek-R1 distills, …) put before their answer: `<think>…</think>`. Its
+ * labels and braces would otherwise be read as the answer. A block left open (cut off by the
+ * token limit) leaves no answer: `''`.
+ */
+export function stripReasoning(text: string): string {
+  const start = text.indexOf(THINK_OPEN);
+  if (start < 0 || text.slice(0, start).trim().length > 0) return text;
+  const end = text.indexOf(THINK_CLOSE, start + THINK_OPEN.length);
+  return end < 0 ? '' : text.slice(end + THINK_CLOSE.length);
+}
+
 /** Most `{` positions tried when looking for a JSON object inside prose. */
 const MAX_OBJECT_CANDIDATES = 32;
 
 /**
- * The JSON value in a reply: the whole reply (code fences stripped) when it parses, else the first
+ * The JSON value in a reply: the whole reply (reasoning block and code fences stripped) when it
+ * parses, else the first
  * balanced `{…}` in it that parses. `undefined` when there is none (JSON `null` is a value).
  */
 export function extractJson(text: string): unknown {
-  const inner = stripCodeFences(text).trim();
+  const inner = stripCodeFences(stripReasoning(text)).trim();
   if (inner.length === 0) return undefined;
   try {
     return JSON.parse(inner);
@@ -145,7 +162,7 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 /**
  * The label a free-text answer names, or `undefined` (document 000's rule: exact match preferred,
- * substring as the fallback). Case-insensitive, in this order:
+ * substring as the fallback). Case-insensitive, after any reasoning block, in this order:
  * 1. the whole answer, stripped of quotes, emphasis and punctuation, is a label (`"**Complex.**"`);
  * 2. the answer starts with a label as a whole word (`COMPLEX - it needs several steps`), the
  *    longest such label winning;
@@ -155,7 +172,7 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
  * is the safer answer.
  */
 export function matchLabel<L extends string>(answer: string, labels: readonly L[]): L | undefined {
-  const text = answer.replace(WRAPPING, '').toLowerCase();
+  const text = stripReasoning(answer).replace(WRAPPING, '').toLowerCase();
   if (text.length === 0) return undefined;
   const lower = labels.map((label) => label.toLowerCase());
   const exact = lower.indexOf(text);
