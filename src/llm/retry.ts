@@ -33,6 +33,8 @@ export function retryAfterMs(
   const value = first(headers['retry-after'])?.trim();
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  // An HTTP date names a weekday and a month; without letters `Date.parse` reads "-1" as a year.
+  if (!/[A-Za-z]/.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
