@@ -278,6 +278,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     async close() {
       await app.close();
       await upstreams.close();
+      await new Promise<void>((resolve) => logger.flush(() => resolve()));
     },
   };
 }

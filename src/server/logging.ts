@@ -6,7 +6,7 @@ export interface LogOptions {
   readonly level: LevelWithSilent;
   /** Add the last user message to request logs. Off by default: prompts are private. */
   readonly prompts: boolean;
-  /** Where lines go (default standard output). */
+  /** Where lines go (default standard output, written asynchronously). */
   readonly destination?: DestinationStream;
 }
 
@@ -14,6 +14,10 @@ export interface LogOptions {
  * The server's structured logger (pino, one JSON line per event). Request lines carry the
  * decision, the upstream model, status and timings, never prompt text unless `prompts` is set;
  * client keys and upstream keys are redacted should a header ever be logged.
+ *
+ * Standard output is written asynchronously (lines written in the same tick go out in one
+ * write): a synchronous write per request costs the request path more than everything else it
+ * does. Pino flushes what is buffered when the process exits.
  */
 export function createLogger(options: LogOptions): Logger {
   return pino(
@@ -25,7 +29,7 @@ export function createLogger(options: LogOptions): Logger {
         censor: '[redacted]',
       },
     },
-    options.destination,
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 
