@@ -8,13 +8,14 @@ import { summarise } from '../../src/core/benchmark.js';
  * triage adds over calling the upstream directly, in one run against the same fake upstream on
  * loopback.
  *
- * Three processes, as in production: the fake upstream, the routing server (logs on), and this
- * load generator. Load is open-loop: requests are scheduled on a clock at a fixed rate and sent
- * whether or not earlier ones have answered, so a slow server is not hidden by a client that
- * waits for it. Each request's latency runs from its send to its last body byte. Direct and
- * routed phases alternate, `rounds` times each per rate, so that noise from a shared machine
- * falls on both alike. Then streaming: time to the first body byte (the first event), direct vs
- * through triage.
+ * Separate processes, as in production: the fake upstream, the routing server (logs on, to
+ * standard output), a bare Node proxy for scale (`bare-proxy.ts`: the cost of the hop itself), and
+ * this load generator. Load is open-loop: requests are scheduled on a clock at a fixed rate and
+ * sent whether or not earlier ones have answered, so a slow server is not hidden by a client that
+ * waits for it. Each request's latency runs from its send to its last body byte. The paths
+ * alternate, `rounds` phases each per rate, so that noise from a shared machine falls on all
+ * alike. Then streaming: time to the first body byte (the first event). Each row also gives the
+ * CPU time the routing server and the bare proxy spent per request.
  */
 
 interface Options {
@@ -152,18 +153,40 @@ function runPhase(
   });
 }
 
+type PathName = 'direct' | 'bare' | 'triage';
+const PATHS: readonly PathName[] = ['direct', 'bare', 'triage'];
+
+interface Quantiles {
+  readonly p50: number;
+  readonly p99: number;
+}
+
 interface Row {
   readonly rate: number;
   readonly what: string;
   readonly samples: number;
-  readonly direct: { readonly p50: number; readonly p99: number };
-  readonly triage: { readonly p50: number; readonly p99: number };
-  readonly added: { readonly p50: number; readonly p99: number };
+  readonly direct: Quantiles;
+  readonly triage: Quantiles;
+  /** triage − direct: the latency triage adds. */
+  readonly added: Quantiles;
+  /** The bare proxy, and what it adds over direct (the hop's own cost, for scale). */
+  readonly bare: Quantiles;
+  readonly bareAdded: Quantiles;
+  /** CPU microseconds per request of the routing server and of the bare proxy. */
+  readonly triageCpuUs: number;
+  readonly bareCpuUs: number;
   readonly errors: number;
   readonly maxLateMs: number;
 }
 
-function percentiles(latencies: number[]): { p50: number; p99: number } {
+interface Target {
+  readonly pool: Pool;
+  readonly body: string;
+  /** CPU microseconds used so far by the process serving this path (0 for direct). */
+  readonly cpu: () => Promise<number>;
+}
+
+function percentiles(latencies: number[]): Quantiles {
   const s = summarise(
     'latency',
     Float64Array.from(latencies, (ms) => ms * 1e6),
@@ -173,24 +196,27 @@ function percentiles(latencies: number[]): { p50: number; p99: number } {
 
 async function measure(
   label: string,
-  pools: { direct: Pool; triage: Pool },
-  bodies: { direct: string; triage: string },
+  targets: Record<PathName, Target>,
   rate: number,
   options: Options,
   firstByte: boolean,
   reset: () => void,
 ): Promise<Row> {
-  const all = { direct: [] as number[], triage: [] as number[] };
+  const all: Record<PathName, number[]> = { direct: [], bare: [], triage: [] };
+  const cpu: Record<PathName, number> = { direct: 0, bare: 0, triage: 0 };
   let errors = 0;
   let maxLateMs = 0;
-  // Warm-up: connections opened, code optimised, on both paths.
-  for (const path of ['direct', 'triage'] as const) {
-    await runPhase(pools[path], bodies[path], rate, 1, firstByte);
+  // Warm-up: connections opened, code optimised, on every path.
+  for (const path of PATHS) {
+    await runPhase(targets[path].pool, targets[path].body, rate, 1, firstByte);
   }
   for (let round = 0; round < options.rounds; round++) {
-    for (const path of ['direct', 'triage'] as const) {
+    for (const path of PATHS) {
       reset();
-      const phase = await runPhase(pools[path], bodies[path], rate, options.seconds, firstByte);
+      const target = targets[path];
+      const before = await target.cpu();
+      const phase = await runPhase(target.pool, target.body, rate, options.seconds, firstByte);
+      cpu[path] += (await target.cpu()) - before;
       all[path].push(...phase.latencies);
       errors += phase.errors;
       maxLateMs = Math.max(maxLateMs, phase.maxLateMs);
@@ -198,13 +224,19 @@ async function measure(
   }
   const direct = percentiles(all.direct);
   const triage = percentiles(all.triage);
+  const bare = percentiles(all.bare);
+  const minus = (a: Quantiles, b: Quantiles) => ({ p50: a.p50 - b.p50, p99: a.p99 - b.p99 });
   return {
     rate,
     what: label,
     samples: all.triage.length,
     direct,
     triage,
-    added: { p50: triage.p50 - direct.p50, p99: triage.p99 - direct.p99 },
+    added: minus(triage, direct),
+    bare,
+    bareAdded: minus(bare, direct),
+    triageCpuUs: cpu.triage / Math.max(1, all.triage.length),
+    bareCpuUs: cpu.bare / Math.max(1, all.bare.length),
     errors,
     maxLateMs,
   };
@@ -212,12 +244,13 @@ async function measure(
 
 function print(row: Row): void {
   const f = (ms: number) => `${ms.toFixed(3)} ms`;
+  const q = (x: Quantiles) => `p50 ${f(x.p50)} p99 ${f(x.p99)}`;
   process.stdout.write(
-    `${row.what.padEnd(22)} ${String(row.rate).padStart(5)} req/s  ` +
-      `direct p50 ${f(row.direct.p50)} p99 ${f(row.direct.p99)}  ` +
-      `triage p50 ${f(row.triage.p50)} p99 ${f(row.triage.p99)}  ` +
-      `added p50 ${f(row.added.p50)} p99 ${f(row.added.p99)}  ` +
-      `(n=${row.samples} per path, errors ${row.errors}, clock late ≤ ${row.maxLateMs.toFixed(1)} ms)\n`,
+    `${row.what} at ${row.rate} req/s (n=${row.samples} per path, errors ${row.errors}, ` +
+      `clock late ≤ ${row.maxLateMs.toFixed(1)} ms)\n` +
+      `  direct      ${q(row.direct)}\n` +
+      `  triage      ${q(row.triage)}   added ${q(row.added)}   CPU ${row.triageCpuUs.toFixed(0)} µs/request\n` +
+      `  bare proxy  ${q(row.bare)}   added ${q(row.bareAdded)}   CPU ${row.bareCpuUs.toFixed(0)} µs/request\n`,
   );
 }
 
@@ -225,29 +258,33 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const upstream = await start('./upstream.ts', []);
   const triage = await start('./triage.ts', [String(upstream.port), options.logLevel]);
+  const bare = await start('./bare-proxy.ts', [String(upstream.port)]);
   const pool = (port: number) =>
     new Pool(`http://127.0.0.1:${port}`, { connections: 256, pipelining: 1 });
-  const pools = { direct: pool(upstream.port), triage: pool(triage.port) };
+  const pools = { direct: pool(upstream.port), bare: pool(bare.port), triage: pool(triage.port) };
+  const cpuOf = (child: ChildProcess) => () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (message: { cpu: NodeJS.CpuUsage }) =>
+        resolve(message.cpu.user + message.cpu.system),
+      );
+      child.send({ type: 'cpu' });
+    });
+  const targetsFor = (stream: boolean): Record<PathName, Target> => ({
+    direct: { pool: pools.direct, body: requestBody('small', stream), cpu: async () => 0 },
+    bare: { pool: pools.bare, body: requestBody('auto', stream), cpu: cpuOf(bare.child) },
+    triage: { pool: pools.triage, body: requestBody('auto', stream), cpu: cpuOf(triage.child) },
+  });
   const reset = () => upstream.child.send({ type: 'reset' });
   const rows: Row[] = [];
   try {
     for (const rate of options.rates) {
-      const row = await measure(
-        'chat completion',
-        pools,
-        { direct: requestBody('small', false), triage: requestBody('auto', false) },
-        rate,
-        options,
-        false,
-        reset,
-      );
+      const row = await measure('chat completion', targetsFor(false), rate, options, false, reset);
       rows.push(row);
       if (!options.json) print(row);
     }
     const ttfb = await measure(
       'stream first byte',
-      pools,
-      { direct: requestBody('small', true), triage: requestBody('auto', true) },
+      targetsFor(true),
       options.streamRate,
       options,
       true,
@@ -256,9 +293,8 @@ async function main(): Promise<void> {
     rows.push(ttfb);
     if (!options.json) print(ttfb);
   } finally {
-    await Promise.all([pools.direct.close(), pools.triage.close()]);
-    triage.child.disconnect();
-    upstream.child.disconnect();
+    await Promise.all(Object.values(pools).map((p) => p.close()));
+    for (const child of [triage.child, bare.child, upstream.child]) child.disconnect();
   }
   if (options.json) process.stdout.write(`${JSON.stringify({ results: rows }, null, 2)}\n`);
 }
