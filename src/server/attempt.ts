@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Target } from './catalog.js';
 import { errorBody, errorTypeOf, statusText } from './errors.js';
 import { passUpstreamHeaders } from './headers.js';
-import { isEventStream, lastEventEnd, sseErrorEvent } from './sse.js';
+import { EventFramer, isEventStream, sseErrorEvent } from './sse.js';
 import type { Upstream } from './upstreams.js';
 
 /**
@@ -57,9 +57,6 @@ export interface AttemptAborted {
 export type AttemptOutcome = AttemptFailure | AttemptAnswer | AttemptAborted;
 
 const ABORTED: AttemptAborted = Object.freeze({ kind: 'aborted' });
-
-/** A partial event is held back at most this long before it is forwarded anyway. */
-const MAX_PENDING_EVENT_BYTES = 256 * 1024;
 
 /**
  * Cancels one upstream request. undici accepts an EventEmitter as a signal; it costs a fraction
@@ -217,7 +214,7 @@ function streamAnswer(
   const body = response.body;
   const status = response.statusCode;
   return new Promise((resolve) => {
-    let pending: Buffer | undefined;
+    const framer = new EventFramer();
     let committed = false;
     let paused = false;
     let firstByteMs = 0;
@@ -240,21 +237,15 @@ function streamAnswer(
     };
     body.on('data', (chunk: Buffer) => {
       if (exchange.gone) return;
-      const data = pending === undefined ? chunk : Buffer.concat([pending, chunk]);
-      const end = lastEventEnd(data);
-      if (end < 0 && data.length < MAX_PENDING_EVENT_BYTES) {
-        pending = data;
-        return;
-      }
-      const whole = end < 0 || end === data.length;
-      pending = whole ? undefined : data.subarray(end);
+      const ready = framer.push(chunk);
+      if (ready === undefined) return;
       if (!committed) commit();
-      send(whole ? data : data.subarray(0, end));
+      send(ready);
     });
     body.on('end', () => {
       if (exchange.gone) return resolve(ABORTED);
       if (!committed) commit();
-      res.end(pending);
+      res.end(framer.flush());
       resolve({ kind: 'answered', status, streamed: true, firstByteMs });
     });
     body.on('error', (error: Error) => {

@@ -17,6 +17,45 @@ export function lastEventEnd(chunk: Buffer): number {
   return Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 4);
 }
 
+/** A partial event is held back at most this long before it is forwarded anyway. */
+export const MAX_PENDING_EVENT_BYTES = 256 * 1024;
+
+/**
+ * Cuts a byte stream at event boundaries: `push` returns the bytes up to the last complete event
+ * seen so far (or `undefined`), holding back the partial event after it; `flush` returns what is
+ * held back at the end. The bytes out, in order, are exactly the bytes in. A partial event larger
+ * than `maxPending` is let through, so a stream without blank lines still flows.
+ */
+export class EventFramer {
+  #pending: Buffer | undefined;
+  readonly #maxPending: number;
+
+  constructor(maxPending = MAX_PENDING_EVENT_BYTES) {
+    this.#maxPending = maxPending;
+  }
+
+  push(chunk: Buffer): Buffer | undefined {
+    const data = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
+    const end = lastEventEnd(data);
+    if (end < 0 && data.length < this.#maxPending) {
+      this.#pending = data;
+      return undefined;
+    }
+    if (end < 0 || end === data.length) {
+      this.#pending = undefined;
+      return data;
+    }
+    this.#pending = data.subarray(end);
+    return data.subarray(0, end);
+  }
+
+  flush(): Buffer | undefined {
+    const rest = this.#pending;
+    this.#pending = undefined;
+    return rest;
+  }
+}
+
 /** An SSE `data:` event carrying an OpenAI-style error. */
 export function sseErrorEvent(error: OpenAiErrorBody): Buffer {
   return Buffer.from(`data: ${JSON.stringify(error)}\n\n`);
