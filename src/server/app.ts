@@ -146,9 +146,27 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     void reply.code(http.statusCode).headers(http.headers).send(http.body());
   }
 
-  async function routeOf(body: Parameters<Router['route']>[0], exchange: Exchange) {
+  /**
+   * Routes a request; `undefined` when the client left while the decision waited for its LLM
+   * check (the reply is then abandoned: there is no one to answer).
+   */
+  async function routeOf(
+    body: Parameters<Router['route']>[0],
+    exchange: Exchange,
+    reply: FastifyReply,
+  ): Promise<Routing | undefined> {
     const pending = router.route(body, exchange);
-    const routing = pending instanceof Promise ? await pending : pending;
+    let routing: Routing;
+    if (pending instanceof Promise) {
+      try {
+        routing = await pending;
+      } catch (error) {
+        if (!exchange.gone) throw error;
+        reply.hijack();
+        metrics.errors.inc({ kind: 'client_closed' });
+        return undefined;
+      }
+    } else routing = pending;
     metrics.decided(routing);
     return routing;
   }
@@ -158,7 +176,8 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       const started = performance.now();
       const { body, raw } = chatRequestOf(request.body);
       const exchange = new Exchange(reply.raw);
-      const routing = await routeOf(body, exchange);
+      const routing = await routeOf(body, exchange, reply);
+      if (routing === undefined) return;
       if (routing.targets.length === 0) {
         metrics.requests.inc({
           endpoint: 'chat',
@@ -192,7 +211,13 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       }
       const model = result?.answeredBy?.model.id ?? 'none';
       const status = result?.status ?? 500;
-      metrics.requests.inc({ endpoint: 'chat', tier: routing.decision.tier, model, status });
+      metrics.requests.inc({
+        endpoint: 'chat',
+        tier: routing.decision.tier,
+        model,
+        // 499, as nginx records it: the client closed the connection before the answer.
+        status: status === 0 ? 499 : status,
+      });
       if (result?.outcome.kind === 'answered') {
         metrics.upstreamLatency.observe(
           { model, kind: result.outcome.streamed ? 'stream' : 'json' },
@@ -231,7 +256,8 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   app.post('/v1/route', async (request, reply) => {
     const { body } = chatRequestOf(request.body);
     const exchange = new Exchange(reply.raw);
-    const routing = await routeOf(body, exchange);
+    const routing = await routeOf(body, exchange, reply);
+    if (routing === undefined) return;
     const first = routing.targets[0];
     metrics.requests.inc({
       endpoint: 'route',

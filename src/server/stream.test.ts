@@ -180,5 +180,10 @@ describe('client disconnects during an LLM check', () => {
     await pending;
     await expect.poll(() => h.tiers.seen[0]?.aborted).toBe(true);
     expect(h.fake.chatRequests).toHaveLength(0);
+    // A client leaving is not a server error.
+    await expect
+      .poll(async () => h.server.metrics.render())
+      .toMatch(/triage_errors_total\{kind="client_closed"\} 1/);
+    expect(h.logs.text()).not.toContain('"level":50');
   });
 });
