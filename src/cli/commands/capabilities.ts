@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import { CapabilityRegistry } from '../../capabilities/registry.js';
+import {
+  type CapabilityDecision,
+  type CapabilitySelection,
+  CapabilitySelector,
+} from '../../capabilities/selection.js';
+import { InputError, readTextArgument } from '../io.js';
+
+/**
+ * `triage capabilities "<task>" --registry FILE [--json]`: which capabilities the task needs, with
+ * where each decision came from (always-active, local, llm, bypass, failed) and why.
+ */
+export function registerCapabilities(program: Command): void {
+  program
+    .command('capabilities')
+    .description('select the capabilities a task needs from a registry file (YAML or JSON)')
+    .argument('[task]', 'the task (default: standard input); /caps:off or /caps:on toggle bypass')
+    .requiredOption('-r, --registry <file>', 'the capability registry (YAML or JSON)')
+    .option('--json', 'print one JSON object')
+    .option('--bypass', 'select every capability without classification')
+    .option('--seed <n>', 'seed of the examples order in LLM prompts', parseInteger, 0)
+    .action(async (task: string | undefined, options: CapabilitiesOptions) => {
+      const text = await readTextArgument(task);
+      const registry = CapabilityRegistry.fromFile(options.registry);
+      const selector = new CapabilitySelector({
+        registry,
+        seed: options.seed,
+        ...(options.bypass ? { bypass: true } : {}),
+      });
+      const selection = await selector.select(text);
+      const note = noteFor(selection);
+      if (options.json) {
+        const { task: _task, ...rest } = selection;
+        process.stdout.write(`${JSON.stringify({ ...rest, ...(note ? { note } : {}) })}\n`);
+        return;
+      }
+      process.stdout.write(`${formatSelection(selection, note)}\n`);
+    });
+}
+
+interface CapabilitiesOptions {
+  readonly registry: string;
+  readonly json?: boolean;
+  readonly bypass?: boolean;
+  readonly seed: number;
+}
+
+function parseInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number)) throw new InputError(`not an integer: ${value}`);
+  return number;
+}
+
+/** What a reader should know about how the selection was made. */
+function noteFor(selection: CapabilitySelection): string | undefined {
+  if (selection.bypass) return undefined;
+  if (!selection.llm) {
+    return selection.prematcher
+      ? 'no LLM configured: the local pre-matcher decided alone (uncertain capabilities took its best guess)'
+      : 'no LLM configured and no pre-matcher: only always-active capabilities are selected';
+  }
+  return undefined;
+}
+
+/** The selection as a table: one line per capability. */
+export function formatSelection(selection: CapabilitySelection, note?: string): string {
+  const width = Math.max(10, ...selection.decisions.map((d) => d.name.length));
+  const lines = [`selected: ${selection.selected.join(', ') || '(none)'}`];
+  if (selection.bypass) lines.push(`bypass: on (${selection.bypassFrom})`);
+  for (const decision of selection.decisions) lines.push(formatDecision(decision, width));
+  if (note) lines.push('', note);
+  return lines.join('\n');
+}
+
+function formatDecision(decision: CapabilityDecision, width: number): string {
+  const mark = decision.selected ? 'yes' : 'no ';
+  return `  ${mark}  ${decision.name.padEnd(width)}  ${decision.source.padEnd(13)}  ${decision.confidence.toFixed(2)}  ${decision.reason}`;
+}
