@@ -1,4 +1,17 @@
-import { charTables, SKIP, SPACE, UNBOUNDED, WORD } from '../text/index.js';
+import {
+  charTables,
+  SKIP as SKIP_CLASS,
+  SPACE as SPACE_CLASS,
+  UNBOUNDED as UNBOUNDED_CLASS,
+  WORD as WORD_CLASS,
+} from '../text/index.js';
+
+// Module-local copies of the class constants: some loaders (tsx, vitest) turn imported bindings
+// into property getters, which would cost a call per character in the extraction loop.
+const WORD: number = WORD_CLASS;
+const UNBOUNDED: number = UNBOUNDED_CLASS;
+const SPACE: number = SPACE_CLASS;
+const SKIP: number = SKIP_CLASS;
 
 /**
  * Lexical features of a text for the local pre-matcher: folded words, pairs of adjacent words, and
@@ -7,8 +20,9 @@ import { charTables, SKIP, SPACE, UNBOUNDED, WORD } from '../text/index.js';
  * written without spaces (Han, kana, Thai) count each character as a word, so their adjacent
  * pairs play the role of words.
  *
- * Features are hashed to 53-bit numbers (two independent 32-bit hashes), so extracting them
- * builds no strings; at the size of a capability registry a collision is vanishingly unlikely.
+ * A feature is identified by two independent 32-bit hashes (64 bits together, so collisions are
+ * out of the question at any registry's size), kept in open-addressing tables of typed arrays:
+ * extracting features builds no strings and allocates nothing once the tables have grown.
  */
 
 /** Which part of the vector a feature belongs to: words (and word pairs), or character n-grams. */
@@ -29,50 +43,139 @@ export interface FeatureOptions {
 /** Default of {@link FeatureOptions.maxChars}: tasks are short; a pasted log is not read whole. */
 export const DEFAULT_MAX_CHARS = 4_000;
 
-/** The features of one text with their counts; reused across calls to avoid allocation. */
-export class FeatureBag {
-  /** Slot of each feature key in the arrays below. */
-  readonly #slots = new Map<number, number>();
-  readonly keys: number[] = [];
-  readonly blocks: number[] = [];
-  readonly counts: number[] = [];
+/**
+ * A set of features keyed by their hash pair, each with a value (a count, or an id): an
+ * open-addressing table that is cleared in constant time and grows when half full.
+ */
+export class FeatureTable {
+  #mask: number;
+  #first: Int32Array;
+  #second: Int32Array;
+  #stamp: Uint32Array;
+  #values: Int32Array;
+  #blocks: Uint8Array;
+  /** Slots in use, in insertion order. */
+  #order: Int32Array;
+  #generation = 1;
+  #size = 0;
+
+  constructor(capacity = 256) {
+    let size = 16;
+    while (size < capacity * 2) size <<= 1;
+    this.#mask = size - 1;
+    this.#first = new Int32Array(size);
+    this.#second = new Int32Array(size);
+    this.#stamp = new Uint32Array(size);
+    this.#values = new Int32Array(size);
+    this.#blocks = new Uint8Array(size);
+    this.#order = new Int32Array(size >> 1);
+  }
 
   /** Number of distinct features. */
   get size(): number {
-    return this.keys.length;
+    return this.#size;
   }
 
+  /** Empties the table (constant time). */
   clear(): void {
-    this.#slots.clear();
-    this.keys.length = 0;
-    this.blocks.length = 0;
-    this.counts.length = 0;
+    this.#size = 0;
+    this.#generation++;
+    if (this.#generation === 0xffffffff) {
+      this.#stamp.fill(0);
+      this.#generation = 1;
+    }
   }
 
-  add(key: number, block: number): void {
-    const slot = this.#slots.get(key);
-    if (slot !== undefined) {
-      this.counts[slot]!++;
-      return;
+  /** Adds 1 to the feature's value (inserting it with value 1). */
+  count(first: number, second: number, block: number): void {
+    const slot = this.#find(first, second);
+    if (this.#stamp[slot] === this.#generation) this.#values[slot]!++;
+    else this.#insert(slot, first, second, block, 1);
+  }
+
+  /** Sets the feature's value if it is absent; returns the value it has. */
+  intern(first: number, second: number, block: number, value: number): number {
+    const slot = this.#find(first, second);
+    if (this.#stamp[slot] === this.#generation) return this.#values[slot]!;
+    this.#insert(slot, first, second, block, value);
+    return value;
+  }
+
+  /** The feature's value, or -1 when it is absent. */
+  get(first: number, second: number): number {
+    const slot = this.#find(first, second);
+    return this.#stamp[slot] === this.#generation ? this.#values[slot]! : -1;
+  }
+
+  /** The `i`-th feature inserted (0 ≤ i < size): its hashes, block and value. */
+  firstAt(i: number): number {
+    return this.#first[this.#order[i]!]!;
+  }
+  secondAt(i: number): number {
+    return this.#second[this.#order[i]!]!;
+  }
+  blockAt(i: number): number {
+    return this.#blocks[this.#order[i]!]!;
+  }
+  valueAt(i: number): number {
+    return this.#values[this.#order[i]!]!;
+  }
+
+  #find(first: number, second: number): number {
+    const mask = this.#mask;
+    let slot = (first ^ Math.imul(second, 0x9e3779b1)) & mask;
+    while (
+      this.#stamp[slot] === this.#generation &&
+      (this.#first[slot] !== first || this.#second[slot] !== second)
+    ) {
+      slot = (slot + 1) & mask;
     }
-    this.#slots.set(key, this.keys.length);
-    this.keys.push(key);
-    this.blocks.push(block);
-    this.counts.push(1);
+    return slot;
+  }
+
+  #insert(slot: number, first: number, second: number, block: number, value: number): void {
+    this.#stamp[slot] = this.#generation;
+    this.#first[slot] = first;
+    this.#second[slot] = second;
+    this.#blocks[slot] = block;
+    this.#values[slot] = value;
+    this.#order[this.#size++] = slot;
+    if (this.#size * 2 >= this.#mask + 1) this.#grow();
+  }
+
+  #grow(): void {
+    const entries = Array.from({ length: this.#size }, (_, i) => [
+      this.firstAt(i),
+      this.secondAt(i),
+      this.blockAt(i),
+      this.valueAt(i),
+    ]);
+    const size = (this.#mask + 1) * 2;
+    this.#mask = size - 1;
+    this.#first = new Int32Array(size);
+    this.#second = new Int32Array(size);
+    this.#stamp = new Uint32Array(size);
+    this.#values = new Int32Array(size);
+    this.#blocks = new Uint8Array(size);
+    this.#order = new Int32Array(size >> 1);
+    this.#generation = 1;
+    this.#size = 0;
+    for (const [first, second, block, value] of entries) {
+      this.#insert(this.#find(first!, second!), first!, second!, block!, value!);
+    }
   }
 }
 
-const FNV_OFFSET = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
-const MIX_SEED = 0x9747b28c;
+const MIX_SEED = 0x9747b28c | 0;
 const MIX_PRIME = 0x5bd1e995;
-const HIGH = 2 ** 21;
 // Seeds that keep the kinds of feature apart: the word "the" and the 3-gram "the" differ.
 const KIND_WORD = 1;
 const KIND_PAIR = 2;
 const KIND_GRAM = 3;
 
-/** Extracts {@link FeatureBag}s from texts. Stateless apart from a scratch buffer. */
+/** Extracts features of texts into {@link FeatureTable}s (counting occurrences). */
 export class FeatureExtractor {
   readonly minGram: number;
   readonly maxGram: number;
@@ -80,6 +183,10 @@ export class FeatureExtractor {
   readonly #classOf: Uint8Array;
   readonly #fold: Uint16Array;
   #word = new Uint16Array(64);
+  // Hashes of the previous word, for word pairs.
+  #lastFirst = 0;
+  #lastSecond = 0;
+  #hasPrevious = false;
 
   constructor(options: FeatureOptions = {}) {
     this.minGram = options.minGram ?? 3;
@@ -96,39 +203,34 @@ export class FeatureExtractor {
     this.#fold = fold;
   }
 
-  /** Fills `bag` (cleared first) with the features of `text`. */
-  extract(text: string, bag: FeatureBag): FeatureBag {
-    bag.clear();
+  /** Fills `into` (cleared first) with the features of `text` and their counts. */
+  extract(text: string, into: FeatureTable): FeatureTable {
+    into.clear();
     const classOf = this.#classOf;
     const fold = this.#fold;
     const end = Math.min(text.length, this.maxChars);
     let length = 0;
-    let previous = -1;
-    const flush = () => {
-      if (length === 0) return;
-      const key = this.#addWord(length, bag);
-      if (previous >= 0) bag.add(pairKey(previous, key), WORD_BLOCK);
-      previous = key;
-      length = 0;
-    };
+    this.#hasPrevious = false;
     for (let i = 0; i < end; i++) {
       const code = text.charCodeAt(i);
       const kind = classOf[code]!;
       if (kind === WORD) {
         this.#push(fold[code]!, length++);
       } else if (kind === UNBOUNDED) {
-        flush();
-        this.#push(fold[code]!, length++);
-        flush();
+        if (length > 0) this.#addWord(length, into);
+        this.#push(fold[code]!, 0);
+        this.#addWord(1, into);
+        length = 0;
       } else if (kind !== SKIP) {
-        flush();
+        if (length > 0) this.#addWord(length, into);
+        length = 0;
         // Punctuation other than spaces breaks the chain of word pairs ("weather. time" is not
         // the phrase "weather time").
-        if (kind !== SPACE) previous = -1;
+        if (kind !== SPACE) this.#hasPrevious = false;
       }
     }
-    flush();
-    return bag;
+    if (length > 0) this.#addWord(length, into);
+    return into;
   }
 
   #push(unit: number, at: number): void {
@@ -140,59 +242,53 @@ export class FeatureExtractor {
     this.#word[at] = unit;
   }
 
-  /** Adds the word in the buffer and its n-grams; returns the word's key. */
-  #addWord(length: number, bag: FeatureBag): number {
+  /** Adds the word in the buffer, its pair with the previous word, and its n-grams. */
+  #addWord(length: number, into: FeatureTable): void {
     const word = this.#word;
-    const key = hashUnits(word, 0, length, KIND_WORD, -1, -1);
-    bag.add(key, WORD_BLOCK);
-    // n-grams of " word ": position -1 and `length` stand for the padding spaces.
-    for (let n = this.minGram; n <= this.maxGram; n++) {
-      if (n > length + 2) break;
+    let first = FNV_OFFSET ^ KIND_WORD;
+    let second = MIX_SEED ^ KIND_WORD;
+    for (let i = 0; i < length; i++) {
+      first = fnv(first, word[i]!);
+      second = mix(second, word[i]!);
+    }
+    into.count(first, second, WORD_BLOCK);
+    if (this.#hasPrevious) {
+      const pairFirst = fnv(
+        fnv(fnv(fnv(FNV_OFFSET ^ KIND_PAIR, this.#lastFirst), this.#lastSecond), first),
+        second,
+      );
+      const pairSecond = mix(
+        mix(mix(mix(MIX_SEED ^ KIND_PAIR, this.#lastFirst), this.#lastSecond), first),
+        second,
+      );
+      into.count(pairFirst, pairSecond, WORD_BLOCK);
+    }
+    this.#lastFirst = first;
+    this.#lastSecond = second;
+    this.#hasPrevious = true;
+    // n-grams of " word ": positions -1 and `length` stand for the padding spaces.
+    for (let n = this.minGram; n <= this.maxGram && n <= length + 2; n++) {
       for (let start = -1; start + n <= length + 1; start++) {
-        bag.add(hashUnits(word, start, start + n, KIND_GRAM + n, -1, length), CHAR_BLOCK);
+        let gramFirst = FNV_OFFSET ^ (KIND_GRAM + n);
+        let gramSecond = MIX_SEED ^ (KIND_GRAM + n);
+        for (let i = start; i < start + n; i++) {
+          const unit = i < 0 || i >= length ? 0x20 : word[i]!;
+          gramFirst = fnv(gramFirst, unit);
+          gramSecond = mix(gramSecond, unit);
+        }
+        into.count(gramFirst, gramSecond, CHAR_BLOCK);
       }
     }
-    return key;
   }
 }
 
-/**
- * Two 32-bit hashes of `units[from, to)` combined into one 53-bit key; positions equal to
- * `padLeft` or `padRight` read as a space.
- */
-function hashUnits(
-  units: Uint16Array,
-  from: number,
-  to: number,
-  kind: number,
-  padLeft: number,
-  padRight: number,
-): number {
-  let h1 = (FNV_OFFSET ^ kind) >>> 0;
-  let h2 = (MIX_SEED ^ kind) >>> 0;
-  for (let i = from; i < to; i++) {
-    const unit = i === padLeft || i === padRight ? 0x20 : units[i]!;
-    h1 = Math.imul(h1 ^ unit, FNV_PRIME);
-    h2 = Math.imul(h2 ^ unit, MIX_PRIME);
-    h2 ^= h2 >>> 15;
-  }
-  return combine(h1, h2);
+/** One step of FNV-1a (over a whole value rather than a byte: enough for hashing features). */
+function fnv(hash: number, value: number): number {
+  return Math.imul(hash ^ value, FNV_PRIME);
 }
 
-function pairKey(first: number, second: number): number {
-  let h1 = (FNV_OFFSET ^ KIND_PAIR) >>> 0;
-  let h2 = (MIX_SEED ^ KIND_PAIR) >>> 0;
-  // The four 32-bit-or-less halves of the two keys, mixed in order.
-  for (let part = 0; part < 4; part++) {
-    const key = part < 2 ? first : second;
-    const value = part % 2 === 0 ? Math.floor(key / HIGH) >>> 0 : key % HIGH;
-    h1 = Math.imul(h1 ^ value, FNV_PRIME);
-    h2 = Math.imul(h2 ^ value, MIX_PRIME);
-    h2 ^= h2 >>> 15;
-  }
-  return combine(h1, h2);
-}
-
-function combine(h1: number, h2: number): number {
-  return (h1 >>> 0) * HIGH + ((h2 >>> 0) >>> 11);
+/** One step of a second, independent multiplicative hash. */
+function mix(hash: number, value: number): number {
+  const h = Math.imul(hash ^ value, MIX_PRIME);
+  return h ^ (h >>> 15);
 }

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FeatureBag, FeatureExtractor } from './features.js';
+import { FeatureExtractor, FeatureTable } from './features.js';
 import { Prematcher } from './prematcher.js';
 import { CapabilityRegistry } from './registry.js';
 import { TfidfIndex } from './tfidf.js';
@@ -18,8 +18,12 @@ function verdicts(task: string): Record<string, string> {
 
 describe('FeatureExtractor', () => {
   const extractor = new FeatureExtractor();
-  const bag = new FeatureBag();
-  const keys = (text: string) => new Set(extractor.extract(text, bag).keys);
+  const bag = new FeatureTable(4);
+  const keysOf = (table: FeatureTable) =>
+    new Set(
+      Array.from({ length: table.size }, (_, i) => `${table.firstAt(i)}:${table.secondAt(i)}`),
+    );
+  const keys = (text: string) => keysOf(extractor.extract(text, bag));
 
   it('folds case, diacritics and full-width forms', () => {
     expect(keys('Café WEATHER')).toEqual(keys('cafe weather'));
@@ -38,7 +42,23 @@ describe('FeatureExtractor', () => {
 
   it('reads at most maxChars characters', () => {
     const short = new FeatureExtractor({ maxChars: 5 });
-    expect(new Set(short.extract('abcde fghij', bag).keys)).toEqual(keys('abcde'));
+    expect(keysOf(short.extract('abcde fghij', bag))).toEqual(keys('abcde'));
+  });
+
+  it('counts repeated features and grows its table without losing any', () => {
+    const once = extractor.extract('alpha', new FeatureTable(2)).size;
+    const table = extractor.extract('alpha alpha', new FeatureTable(2));
+    expect(table.size).toBe(once + 1); // the pair "alpha alpha" is new
+    expect(table.valueAt(0)).toBe(2); // the word itself, seen twice
+    const long = Array.from({ length: 500 }, (_, i) => `word${i}`).join(' ');
+    const grown = extractor.extract(long, new FeatureTable(2));
+    expect(grown.size).toBe(keys(long).size);
+    for (let i = 0; i < grown.size; i++) {
+      expect(grown.get(grown.firstAt(i), grown.secondAt(i))).toBe(grown.valueAt(i));
+    }
+    grown.clear();
+    expect(grown.size).toBe(0);
+    expect(grown.get(bag.firstAt(0), bag.secondAt(0))).toBe(-1);
   });
 });
 

@@ -1,4 +1,7 @@
-import { CHAR_BLOCK, FeatureBag, type FeatureExtractor } from './features.js';
+import { CHAR_BLOCK as CHAR, type FeatureExtractor, FeatureTable } from './features.js';
+
+// A module-local copy: some loaders turn imported bindings into getters (see features.ts).
+const CHAR_BLOCK: number = CHAR;
 
 /**
  * A TF-IDF index over a small set of documents (the example queries of a capability registry),
@@ -26,7 +29,8 @@ export class TfidfIndex {
   readonly size: number;
   readonly wordWeight: number;
   readonly #extractor: FeatureExtractor;
-  readonly #vocabulary = new Map<number, number>();
+  /** Feature id of each feature some document has. */
+  readonly #vocabulary = new FeatureTable(1024);
   readonly #idf: Float64Array;
   /** The IDF a feature absent from every document would have (for the coverage of a query). */
   readonly #unseenIdf: number;
@@ -35,7 +39,7 @@ export class TfidfIndex {
   readonly #postDoc: Int32Array;
   readonly #postWeight: Float64Array;
   readonly #postBlock: Uint8Array;
-  readonly #bag = new FeatureBag();
+  readonly #query = new FeatureTable(256);
   readonly #words: Float64Array;
   readonly #chars: Float64Array;
 
@@ -50,26 +54,31 @@ export class TfidfIndex {
     }
     this.size = documents.length;
     this.#extractor = extractor;
-    const bags = documents.map((text) => {
-      const bag = new FeatureBag();
-      extractor.extract(text, bag);
-      return bag;
-    });
+    const vocabulary = this.#vocabulary;
     const frequency: number[] = [];
     const blockOf: number[] = [];
-    for (const bag of bags) {
+    // Per document: the feature ids and counts of its features.
+    const rows = documents.map((text) => {
+      const bag = extractor.extract(text, new FeatureTable(64));
+      const ids = new Int32Array(bag.size);
+      const counts = new Int32Array(bag.size);
       for (let i = 0; i < bag.size; i++) {
-        const key = bag.keys[i]!;
-        let id = this.#vocabulary.get(key);
-        if (id === undefined) {
-          id = frequency.length;
-          this.#vocabulary.set(key, id);
+        const id = vocabulary.intern(
+          bag.firstAt(i),
+          bag.secondAt(i),
+          bag.blockAt(i),
+          frequency.length,
+        );
+        if (id === frequency.length) {
           frequency.push(0);
-          blockOf.push(bag.blocks[i]!);
+          blockOf.push(bag.blockAt(i));
         }
         frequency[id]!++;
+        ids[i] = id;
+        counts[i] = bag.valueAt(i);
       }
-    }
+      return { ids, counts };
+    });
     const n = documents.length;
     this.#idf = Float64Array.from(frequency, (df) => Math.log((n + 1) / (df + 1)) + 1);
     this.#unseenIdf = Math.log(n + 1) + 1;
@@ -83,21 +92,20 @@ export class TfidfIndex {
     this.#postWeight = new Float64Array(total);
     this.#postBlock = Uint8Array.from(blockOf);
     const fill = Int32Array.from(this.#postStart.subarray(0, frequency.length));
-    bags.forEach((bag, doc) => {
+    rows.forEach(({ ids, counts }, doc) => {
       const norms = [0, 0];
-      const weights = new Float64Array(bag.size);
-      for (let i = 0; i < bag.size; i++) {
-        const id = this.#vocabulary.get(bag.keys[i]!)!;
-        const weight = (1 + Math.log(bag.counts[i]!)) * this.#idf[id]!;
-        weights[i] = weight;
-        norms[bag.blocks[i]!]! += weight * weight;
-      }
-      for (let i = 0; i < bag.size; i++) {
-        const id = this.#vocabulary.get(bag.keys[i]!)!;
+      const weights = Float64Array.from(
+        ids,
+        (id, i) => (1 + Math.log(counts[i]!)) * this.#idf[id]!,
+      );
+      ids.forEach((id, i) => {
+        norms[this.#postBlock[id]!]! += weights[i]! ** 2;
+      });
+      ids.forEach((id, i) => {
         const at = fill[id]!++;
         this.#postDoc[at] = doc;
-        this.#postWeight[at] = weights[i]! / Math.sqrt(norms[bag.blocks[i]!]!);
-      }
+        this.#postWeight[at] = weights[i]! / Math.sqrt(norms[this.#postBlock[id]!]!);
+      });
     });
     this.#words = new Float64Array(n);
     this.#chars = new Float64Array(n);
@@ -111,7 +119,7 @@ export class TfidfIndex {
    * another language, or made of words no example uses, is not mistaken for a clear mismatch.
    */
   similarities(text: string, out: Float64Array): number {
-    const bag = this.#extractor.extract(text, this.#bag);
+    const bag = this.#extractor.extract(text, this.#query);
     const words = this.#words;
     const chars = this.#chars;
     words.fill(0);
@@ -120,17 +128,17 @@ export class TfidfIndex {
     let charNorm = 0;
     let unseen = 0;
     for (let i = 0; i < bag.size; i++) {
-      const id = this.#vocabulary.get(bag.keys[i]!);
-      const tf = 1 + Math.log(bag.counts[i]!);
-      if (id === undefined) {
+      const id = this.#vocabulary.get(bag.firstAt(i), bag.secondAt(i));
+      const tf = 1 + Math.log(bag.valueAt(i));
+      if (id < 0) {
         unseen += (tf * this.#unseenIdf) ** 2;
         continue;
       }
       const weight = tf * this.#idf[id]!;
-      const block = this.#postBlock[id];
-      if (block === CHAR_BLOCK) charNorm += weight * weight;
+      const isChar = this.#postBlock[id] === CHAR_BLOCK;
+      if (isChar) charNorm += weight * weight;
       else wordNorm += weight * weight;
-      const into = block === CHAR_BLOCK ? chars : words;
+      const into = isChar ? chars : words;
       for (let at = this.#postStart[id]!, end = this.#postStart[id + 1]!; at < end; at++) {
         into[this.#postDoc[at]!]! += weight * this.#postWeight[at]!;
       }
