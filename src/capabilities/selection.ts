@@ -217,29 +217,39 @@ export class CapabilitySelector {
     } else {
       if (text.trim() === '') throw new EmptyTaskError();
       const matches = matcher?.match(text).matches;
-      const limit = pLimit(this.#concurrency);
       const before = this.#hybrid.stats.llmCalls;
-      const outcomes = await Promise.all(
-        rest.map((capability, i) => {
-          const match = matches?.[i];
-          const local: LocalVerdict<boolean> = match
-            ? { value: match.value, confidence: match.confidence, reason: match.reason }
-            : NO_LOCAL;
-          const pending: Pending = {
-            capability,
-            task: text,
-            previousFailure: options.previousFailure,
-          };
-          return limit(async () => ({
-            pending,
-            local,
-            score: match?.score,
-            decision: await this.#hybrid.decideFrom(pending, local, options.signal),
-          }));
-        }),
-      );
+      // Local decisions are made at once, synchronously; only the rest wait for an LLM slot.
+      const outcomes = rest.map((capability, i) => {
+        const match = matches?.[i];
+        const local: LocalVerdict<boolean> = match
+          ? { value: match.value, confidence: match.confidence, reason: match.reason }
+          : NO_LOCAL;
+        const pending: Pending = {
+          capability,
+          task: text,
+          previousFailure: options.previousFailure,
+        };
+        const decision = this.#hybrid.decideLocally(pending, local);
+        return { pending, local, score: match?.score, decision };
+      });
+      const asking = outcomes.filter((outcome) => outcome.decision === undefined);
+      if (asking.length > 0) {
+        const limit = pLimit(this.#concurrency);
+        await Promise.all(
+          asking.map((outcome) =>
+            limit(async () => {
+              outcome.decision = await this.#hybrid.decideFrom(
+                outcome.pending,
+                outcome.local,
+                options.signal,
+              );
+            }),
+          ),
+        );
+      }
       llmCalls = this.#hybrid.stats.llmCalls - before;
-      for (const { pending, local, score, decision } of outcomes) {
+      for (const { pending, local, score, decision: maybe } of outcomes) {
+        const decision = maybe!;
         const base = {
           name: pending.capability.name,
           ...(score === undefined ? {} : { score }),
