@@ -48,20 +48,25 @@ export const DEFAULT_MAX_CHARS = 4_000;
  * open-addressing table that is cleared in constant time and grows when half full.
  */
 export class FeatureTable {
-  #mask: number;
-  #first: Int32Array;
-  #second: Int32Array;
-  #stamp: Uint32Array;
-  #values: Int32Array;
-  #blocks: Uint8Array;
+  #mask = 0;
+  #first = new Int32Array(0);
+  #second = new Int32Array(0);
+  #stamp = new Uint32Array(0);
+  #values = new Int32Array(0);
+  #blocks = new Uint8Array(0);
   /** Slots in use, in insertion order. */
-  #order: Int32Array;
+  #order = new Int32Array(0);
   #generation = 1;
   #size = 0;
 
   constructor(capacity = 256) {
     let size = 16;
     while (size < capacity * 2) size <<= 1;
+    this.#allocate(size);
+  }
+
+  /** Fresh, empty arrays of `size` slots (a power of two). */
+  #allocate(size: number): void {
     this.#mask = size - 1;
     this.#first = new Int32Array(size);
     this.#second = new Int32Array(size);
@@ -69,6 +74,8 @@ export class FeatureTable {
     this.#values = new Int32Array(size);
     this.#blocks = new Uint8Array(size);
     this.#order = new Int32Array(size >> 1);
+    this.#generation = 1;
+    this.#size = 0;
   }
 
   /** Number of distinct features. */
@@ -150,16 +157,7 @@ export class FeatureTable {
       this.blockAt(i),
       this.valueAt(i),
     ]);
-    const size = (this.#mask + 1) * 2;
-    this.#mask = size - 1;
-    this.#first = new Int32Array(size);
-    this.#second = new Int32Array(size);
-    this.#stamp = new Uint32Array(size);
-    this.#values = new Int32Array(size);
-    this.#blocks = new Uint8Array(size);
-    this.#order = new Int32Array(size >> 1);
-    this.#generation = 1;
-    this.#size = 0;
+    this.#allocate((this.#mask + 1) * 2);
     for (const [first, second, block, value] of entries) {
       this.#insert(this.#find(first!, second!), first!, second!, block!, value!);
     }
