@@ -15,6 +15,14 @@ export {
   RegistryFileSchema,
 } from './capability.js';
 export {
+  DEFAULT_CLASSIFICATION_TIMEOUT_MS,
+  DEFAULT_SELECTION_CONCURRENCY,
+  PrematcherConfigSchema,
+  type SelectionConfig,
+  SelectionConfigSchema,
+  selectionConfig,
+} from './config.js';
+export {
   type BypassSource,
   type CapsDirective,
   type ParsedTask,
@@ -62,8 +70,6 @@ export {
   type CapabilitySelection,
   CapabilitySelector,
   type CapabilitySelectorOptions,
-  DEFAULT_CLASSIFICATION_TIMEOUT_MS,
-  DEFAULT_SELECTION_CONCURRENCY,
   type SelectionSource,
   type SelectOptions,
 } from './selection.js';

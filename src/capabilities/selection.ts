@@ -12,6 +12,7 @@ import {
 import type { LlmProvider } from '../llm/types.js';
 import { sanitizeText } from '../text/index.js';
 import type { Capability, CapabilityInput } from './capability.js';
+import { type SelectionConfig, selectionConfig } from './config.js';
 import {
   type BypassSource,
   type CapsDirective,
@@ -85,30 +86,20 @@ export interface CapabilitySelection {
   readonly elapsedMs: number;
 }
 
-/** Options of {@link CapabilitySelector}. */
-export interface CapabilitySelectorOptions {
+/**
+ * Options of {@link CapabilitySelector}: the registry, the provider and the cache, plus the
+ * settings of {@link SelectionConfigSchema} (validated; see there for defaults: concurrency 5,
+ * seed 0, all examples, 5,000 ms per LLM call, no bypass, temperature 0, the default pre-matcher).
+ */
+export interface CapabilitySelectorOptions extends Partial<Omit<SelectionConfig, 'prematcher'>> {
   /** The capabilities: a registry (which may grow later) or a list. */
   readonly registry: CapabilityRegistry | readonly CapabilityInput[];
   /** The LLM asked about uncertain capabilities; absent: local decisions only. */
   readonly provider?: LlmProvider;
-  /** The model, overriding the provider's default. */
-  readonly model?: string;
   /** Options of the local pre-matcher, or `false` to ask the LLM about every capability. */
   readonly prematcher?: PrematcherOptions | false;
-  /** Most LLM calls in flight for one selection. Default 5. */
-  readonly concurrency?: number;
-  /** Seed of the examples' order in prompts. Default 0. */
-  readonly seed?: number;
-  /** Most examples per prompt. Default all. */
-  readonly maxExamples?: number;
-  /** Time limit of each LLM call in milliseconds. Default 5,000. */
-  readonly timeoutMs?: number;
-  /** Bypass selection by configuration (every capability selected). Default false. */
-  readonly bypass?: boolean;
   /** A cache of LLM verdicts (e.g. `lruDecisionCache()`), keyed by capability, prompt and task. */
   readonly cache?: DecisionCache<boolean>;
-  /** Sampling temperature of the classification calls. Default 0. */
-  readonly temperature?: number;
 }
 
 /** Options of one {@link CapabilitySelector.select} call. */
@@ -120,11 +111,6 @@ export interface SelectOptions {
   /** Aborts pending LLM calls; the selection then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
 }
-
-/** Default of {@link CapabilitySelectorOptions.concurrency} (SPEC-NOTES). */
-export const DEFAULT_SELECTION_CONCURRENCY = 5;
-/** Default of {@link CapabilitySelectorOptions.timeoutMs}. */
-export const DEFAULT_CLASSIFICATION_TIMEOUT_MS = 5_000;
 
 /** One capability waiting for its decision; the LLM step and the fallback write back into it. */
 interface Pending {
@@ -156,29 +142,23 @@ const NO_LOCAL: LocalVerdict<boolean> = Object.freeze({
 /** Selects capabilities for tasks. Build once, reuse: the pre-matcher is compiled once. */
 export class CapabilitySelector {
   readonly registry: CapabilityRegistry;
-  readonly #options: CapabilitySelectorOptions;
+  readonly #config: SelectionConfig;
+  readonly #provider: LlmProvider | undefined;
+  readonly #cache: DecisionCache<boolean> | undefined;
   readonly #hybrid: Hybrid<Pending, boolean>;
-  readonly #concurrency: number;
-  readonly #seed: number;
   #prematcher: { readonly version: number; readonly matcher: Prematcher } | undefined;
 
   constructor(options: CapabilitySelectorOptions) {
+    const { registry, provider, cache, ...settings } = options;
     this.registry =
-      options.registry instanceof CapabilityRegistry
-        ? options.registry
-        : new CapabilityRegistry(options.registry);
-    this.#options = options;
-    this.#concurrency = options.concurrency ?? DEFAULT_SELECTION_CONCURRENCY;
-    if (!(Number.isInteger(this.#concurrency) && this.#concurrency >= 1)) {
-      throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}`);
-    }
-    this.#seed = options.seed ?? 0;
-    const { provider, cache } = options;
+      registry instanceof CapabilityRegistry ? registry : new CapabilityRegistry(registry);
+    this.#config = selectionConfig(settings, 'capability selector options');
+    this.#provider = provider;
     this.#hybrid = new Hybrid<Pending, boolean>({
       name: 'capability selection',
       local: () => NO_LOCAL,
       minConfidence: LOCAL_DECISION_CONFIDENCE,
-      timeoutMs: options.timeoutMs ?? DEFAULT_CLASSIFICATION_TIMEOUT_MS,
+      timeoutMs: this.#config.timeoutMs,
       fallback: (context) => this.#failed(context),
       ...(provider
         ? { llm: (pending, _local, signal) => this.#askLlm(provider, pending, signal) }
@@ -187,7 +167,8 @@ export class CapabilitySelector {
         ? { cache, cacheKey: (pending: Pending) => this.#cacheKey(provider, pending) }
         : {}),
     });
-    if (options.prematcher !== false) this.#matcher(); // compile now: fail fast on bad options
+    this.#cache = cache;
+    if (this.#config.prematcher !== false) this.#matcher(); // compile now: fail fast on bad options
   }
 
   /** Counters of the per-capability decisions since the selector was built. */
@@ -199,7 +180,7 @@ export class CapabilitySelector {
   async select(task: string, options: SelectOptions = {}): Promise<CapabilitySelection> {
     const started = performance.now();
     const parsed = parseCapsDirective(task);
-    const { bypass, from } = resolveBypass(parsed.directive, options.bypass, this.#options.bypass);
+    const { bypass, from } = resolveBypass(parsed.directive, options.bypass, this.#config.bypass);
     const text = sanitizeText(parsed.text);
     const all = this.registry.all();
     const decisions: CapabilityDecision[] = all
@@ -212,7 +193,7 @@ export class CapabilitySelector {
         reason: 'always active',
       }));
     const rest = all.filter((capability) => !capability.alwaysActive);
-    const matcher = this.#options.prematcher === false ? undefined : this.#matcher();
+    const matcher = this.#config.prematcher === false ? undefined : this.#matcher();
     let llmCalls = 0;
     if (bypass) {
       const why = from === 'directive' ? '/caps:off in the task' : `bypass set by ${from}`;
@@ -245,7 +226,7 @@ export class CapabilitySelector {
       });
       const asking = outcomes.filter((outcome) => outcome.decision === undefined);
       if (asking.length > 0) {
-        const limit = pLimit(this.#concurrency);
+        const limit = pLimit(this.#config.concurrency);
         await Promise.all(
           asking.map((outcome) =>
             limit(async () => {
@@ -269,7 +250,7 @@ export class CapabilitySelector {
       bypass,
       bypassFrom: from,
       ...(parsed.directive === undefined ? {} : { directive: parsed.directive }),
-      llm: this.#options.provider !== undefined,
+      llm: this.#provider !== undefined,
       prematcher: matcher !== undefined && !bypass,
       llmCalls,
       elapsedMs: performance.now() - started,
@@ -313,7 +294,7 @@ export class CapabilitySelector {
   #matcher(): Prematcher {
     const { version } = this.registry;
     if (this.#prematcher?.version !== version) {
-      const options = this.#options.prematcher === false ? {} : this.#options.prematcher;
+      const options = this.#config.prematcher === false ? {} : this.#config.prematcher;
       const classifiable = this.registry.all().filter((capability) => !capability.alwaysActive);
       this.#prematcher = { version, matcher: new Prematcher(classifiable, options) };
     }
@@ -323,19 +304,17 @@ export class CapabilitySelector {
   async #askLlm(provider: LlmProvider, pending: Pending, signal: AbortSignal) {
     try {
       const verdict = await classifyCapability(provider, pending.capability, pending.task, {
-        seed: this.#seed,
+        seed: this.#config.seed,
         signal,
-        timeoutMs: this.#options.timeoutMs ?? DEFAULT_CLASSIFICATION_TIMEOUT_MS,
-        ...(this.#options.maxExamples === undefined
+        timeoutMs: this.#config.timeoutMs,
+        temperature: this.#config.temperature,
+        ...(this.#config.maxExamples === undefined
           ? {}
-          : { maxExamples: this.#options.maxExamples }),
+          : { maxExamples: this.#config.maxExamples }),
         ...(pending.previousFailure === undefined
           ? {}
           : { previousFailure: pending.previousFailure }),
-        ...(this.#options.model === undefined ? {} : { model: this.#options.model }),
-        ...(this.#options.temperature === undefined
-          ? {}
-          : { temperature: this.#options.temperature }),
+        ...(this.#config.model === undefined ? {} : { model: this.#config.model }),
       });
       if (verdict.reason !== undefined) pending.llmReason = verdict.reason;
       return {
@@ -365,7 +344,7 @@ export class CapabilitySelector {
     const reason =
       pending.llmReason ??
       (cached && pending.cacheKey !== undefined
-        ? this.#options.cache?.get(pending.cacheKey)?.reason
+        ? this.#cache?.get(pending.cacheKey)?.reason
         : undefined);
     return reason ?? (selected ? 'the LLM says it is needed' : 'the LLM says it is not needed');
   }
@@ -374,9 +353,9 @@ export class CapabilitySelector {
     const hash = createHash('sha256');
     for (const part of [
       provider.id,
-      this.#options.model ?? provider.model,
-      String(this.#seed),
-      String(this.#options.maxExamples ?? ''),
+      this.#config.model ?? provider.model,
+      String(this.#config.seed),
+      String(this.#config.maxExamples ?? ''),
       pending.capability.name,
       pending.previousFailure ?? '',
       pending.task,
