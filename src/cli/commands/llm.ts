@@ -41,9 +41,7 @@ export function registerLlm(program: Command): void {
     .option('--provider <id>', 'the provider to check, when the file lists several')
     .option('--json', 'print one JSON object')
     .action(async (file: string, options: { provider?: string; json?: boolean }) => {
-      const provider = createProvider(pickProvider(readConfig(file), file, options.provider), {
-        source: file,
-      });
+      const provider = loadProviderFile(file, options.provider);
       try {
         const steps = [
           await step(provider, 'text', {
@@ -108,6 +106,15 @@ function print(provider: ConfiguredProvider, steps: readonly CheckStep[], json: 
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The provider a configuration file describes (JSON or YAML: one provider, a list, or
+ * `{providers: [...]}`; `id` picks one of several), built with `createProvider`. Shared by every
+ * command that takes `--llm FILE`.
+ */
+export function loadProviderFile(file: string, id?: string): ConfiguredProvider {
+  return createProvider(pickProvider(readConfig(file), file, id), { source: file });
 }
 
 function readConfig(file: string): unknown {
