@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sharedData } from '../../../test/data.js';
+import { startFakeLlm } from '../../testing/index.js';
 import { runCli } from '../program.js';
 
 const REGISTRY = fileURLToPath(
@@ -79,6 +80,53 @@ describe('triage capabilities', () => {
     const { code, err } = await run('capabilities', '   ', '-r', REGISTRY);
     expect(code).toBe(2);
     expect(err).toContain('capability selection needs a task');
+  });
+});
+
+describe('triage capabilities --llm (fake LLM server over HTTP)', () => {
+  it('asks the configured provider about the uncertain capabilities', async () => {
+    const fake = await startFakeLlm();
+    try {
+      fake.reply((request) => ({
+        json: { is_match: /^Capability: calendar$/m.test(request.system ?? ''), reason: 'fake' },
+      }));
+      const config = join(mkdtempSync(join(tmpdir(), 'triage-cli-')), 'llm.yaml');
+      writeFileSync(
+        config,
+        `id: fake\nkind: openai\nmodel: fake-model\nbaseUrl: ${fake.openAiBaseUrl}\nmaxRetries: 0\n`,
+      );
+      const { code, out } = await run(
+        'capabilities',
+        'Move my meeting to Friday',
+        '-r',
+        REGISTRY,
+        '--llm',
+        config,
+        '--no-prematch',
+        '--json',
+      );
+      expect(code).toBe(0);
+      const result = JSON.parse(out);
+      expect(result).toMatchObject({ selected: ['respond', 'calendar'], llm: true, llmCalls: 3 });
+      expect(result.note).toBeUndefined();
+      expect(fake.chatRequests).toHaveLength(3);
+
+      fake.reply({ status: 500, error: 'down' });
+      const failed = await run(
+        'capabilities',
+        'Move my meeting',
+        '-r',
+        REGISTRY,
+        '--llm',
+        config,
+        '--no-prematch',
+      );
+      expect(failed.code).toBe(1);
+      expect(failed.out).toMatch(/no {3}calendar +failed +0\.00 {2}classification failed: /);
+      expect(failed.out).toContain('3 capabilities could not be classified');
+    } finally {
+      await fake.close();
+    }
   });
 });
 

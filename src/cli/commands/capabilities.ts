@@ -6,10 +6,13 @@ import {
   CapabilitySelector,
 } from '../../capabilities/selection.js';
 import { InputError, readTextArgument } from '../io.js';
+import { loadProviderFile } from './llm.js';
 
 /**
  * `triage capabilities "<task>" --registry FILE [--json]`: which capabilities the task needs, with
- * where each decision came from (always-active, local, llm, bypass, failed) and why.
+ * where each decision came from (always-active, local, llm, bypass, failed) and why. With
+ * `--llm FILE` uncertain capabilities are asked of that provider; without it the local
+ * pre-matcher decides alone and the output says so. Exit code 1 when a classification failed.
  */
 export function registerCapabilities(program: Command): void {
   program
@@ -19,23 +22,38 @@ export function registerCapabilities(program: Command): void {
     .requiredOption('-r, --registry <file>', 'the capability registry (YAML or JSON)')
     .option('--json', 'print one JSON object')
     .option('--bypass', 'select every capability without classification')
+    .option('--llm <file>', 'LLM provider configuration (JSON or YAML) for uncertain capabilities')
+    .option('--provider <id>', 'the provider to use, when the --llm file lists several')
+    .option('--no-prematch', 'ask the LLM about every capability (no local pre-matcher)')
+    .option('--concurrency <n>', 'LLM calls in flight at once', parseInteger, 5)
+    .option('--timeout <ms>', 'time limit of each LLM call', parseInteger, 5_000)
     .option('--seed <n>', 'seed of the examples order in LLM prompts', parseInteger, 0)
     .action(async (task: string | undefined, options: CapabilitiesOptions) => {
       const text = await readTextArgument(task);
       const registry = CapabilityRegistry.fromFile(options.registry);
-      const selector = new CapabilitySelector({
-        registry,
-        seed: options.seed,
-        ...(options.bypass ? { bypass: true } : {}),
-      });
-      const selection = await selector.select(text);
-      const note = noteFor(selection);
-      if (options.json) {
-        const { task: _task, ...rest } = selection;
-        process.stdout.write(`${JSON.stringify({ ...rest, ...(note ? { note } : {}) })}\n`);
-        return;
+      const provider = options.llm ? loadProviderFile(options.llm, options.provider) : undefined;
+      try {
+        const selector = new CapabilitySelector({
+          registry,
+          seed: options.seed,
+          concurrency: options.concurrency,
+          timeoutMs: options.timeout,
+          ...(provider ? { provider } : {}),
+          ...(options.prematch ? {} : { prematcher: false as const }),
+          ...(options.bypass ? { bypass: true } : {}),
+        });
+        const selection = await selector.select(text);
+        const note = noteFor(selection);
+        if (options.json) {
+          const { task: _task, ...rest } = selection;
+          process.stdout.write(`${JSON.stringify({ ...rest, ...(note ? { note } : {}) })}\n`);
+        } else {
+          process.stdout.write(`${formatSelection(selection, note)}\n`);
+        }
+        if (selection.failures.length > 0) process.exitCode = 1;
+      } finally {
+        await provider?.close();
       }
-      process.stdout.write(`${formatSelection(selection, note)}\n`);
     });
 }
 
@@ -43,6 +61,11 @@ interface CapabilitiesOptions {
   readonly registry: string;
   readonly json?: boolean;
   readonly bypass?: boolean;
+  readonly llm?: string;
+  readonly provider?: string;
+  readonly prematch: boolean;
+  readonly concurrency: number;
+  readonly timeout: number;
   readonly seed: number;
 }
 
@@ -55,6 +78,9 @@ function parseInteger(value: string): number {
 /** What a reader should know about how the selection was made. */
 function noteFor(selection: CapabilitySelection): string | undefined {
   if (selection.bypass) return undefined;
+  if (selection.failures.length > 0) {
+    return `${selection.failures.length} capabilities could not be classified (not selected); exit code 1`;
+  }
   if (!selection.llm) {
     return selection.prematcher
       ? 'no LLM configured: the local pre-matcher decided alone (uncertain capabilities took its best guess)'
