@@ -52,7 +52,7 @@ export {
   type CapabilityVerdict,
   classifyCapability,
   type LlmClassificationOptions,
-  parseCapabilityVerdict,
+  verdictOf,
 } from './llm-classifier.js';
 export {
   type CapabilityMatch,
@@ -63,7 +63,12 @@ export {
   type PrematcherOptions,
   type PrematchResult,
 } from './prematcher.js';
-export { CAPABILITY_MATCH_SCHEMA, classificationPrompt, orderedExamples } from './prompt.js';
+export {
+  type CapabilityReply,
+  CapabilityReplySchema,
+  classificationPrompt,
+  orderedExamples,
+} from './prompt.js';
 export { CapabilityRegistry } from './registry.js';
 export {
   type CapabilityDecision,

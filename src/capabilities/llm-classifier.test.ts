@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LlmHttpError, LlmInvalidOutputError } from '../llm/errors.js';
 import type { Capability } from './capability.js';
-import { classifyCapability, parseCapabilityVerdict } from './llm-classifier.js';
-import { CAPABILITY_MATCH_SCHEMA, classificationPrompt, orderedExamples } from './prompt.js';
-import { ScriptedProvider } from './scripted-provider.test-helpers.js';
+import { classifyCapability } from './llm-classifier.js';
+import { CapabilityReplySchema, classificationPrompt, orderedExamples } from './prompt.js';
+import { type ScriptedAnswer, ScriptedProvider } from './scripted-provider.test-helpers.js';
 
 const weather: Capability = {
   name: 'current_weather',
@@ -78,7 +78,7 @@ describe('classifyCapability', () => {
     expect(verdict).toEqual({ isMatch: true, reason: 'weather request' });
     const request = provider.requests[0]!;
     expect(request.messages).toEqual([{ role: 'user', content: 'Will it rain?' }]);
-    expect(request.schema).toBe(CAPABILITY_MATCH_SCHEMA);
+    expect(request.schema).toBe(CapabilityReplySchema);
     expect(request).toMatchObject({ seed: 4, model: 'small', timeoutMs: 900, temperature: 0 });
     expect(request.system).not.toContain('Will it rain?');
   });
@@ -89,35 +89,36 @@ describe('classifyCapability', () => {
       LlmHttpError,
     );
   });
-
-  it('rejects a reply without a boolean is_match', async () => {
-    const provider = new ScriptedProvider(() => ({ reply: { is_match: 'yes' } }));
-    await expect(classifyCapability(provider, weather, 'x', { seed: 0 })).rejects.toThrow(
-      /no boolean "is_match"/,
-    );
-  });
 });
 
-describe('parseCapabilityVerdict', () => {
-  it('accepts parsed JSON or JSON text, and ignores extra fields', () => {
-    expect(parseCapabilityVerdict('p', { is_match: false, confidence: 3 })).toEqual({
-      isMatch: false,
-    });
-    expect(parseCapabilityVerdict('p', ' {"is_match": true, "reason": " ok "} ')).toEqual({
+describe('classifyCapability replies', () => {
+  const ask = (answer: ScriptedAnswer) =>
+    classifyCapability(new ScriptedProvider(() => answer), weather, 'x', { seed: 0 });
+
+  it('reads JSON out of a text reply when the provider returned no parsed JSON', async () => {
+    await expect(
+      ask({ text: '```json\n{"is_match": true, "reason": " ok "}\n```' }),
+    ).resolves.toEqual({
       isMatch: true,
       reason: 'ok',
     });
   });
 
-  it('cuts an over-long reason instead of failing on it', () => {
-    const verdict = parseCapabilityVerdict('p', { is_match: true, reason: 'x'.repeat(5000) });
-    expect(verdict.reason!.length).toBeLessThanOrEqual(301);
+  it('accepts an empty reason and cuts an over-long one instead of failing on it', async () => {
+    await expect(ask({ reply: { is_match: false, reason: '' } })).resolves.toEqual({
+      isMatch: false,
+    });
+    const long = await ask({ reply: { is_match: true, reason: 'x'.repeat(5000) } });
+    expect(long.reason!.length).toBeLessThanOrEqual(301);
   });
 
-  it.each([null, 'not json', '[]', { reason: 'no verdict' }, { is_match: 1 }])(
-    'rejects %j as invalid output',
-    (reply) => {
-      expect(() => parseCapabilityVerdict('p', reply)).toThrow(LlmInvalidOutputError);
-    },
-  );
+  it.each([
+    ['no JSON at all', { text: 'probably yes' }],
+    ['a non-boolean verdict', { reply: { is_match: 'yes', reason: 'r' } }],
+    ['a missing verdict', { reply: { reason: 'no verdict' } }],
+    ['an unknown field', { reply: { is_match: true, reason: 'r', confidence: 0.9 } }],
+    ['null', { reply: null }],
+  ] as const)('rejects %s as invalid output', async (_name, answer) => {
+    await expect(ask(answer as ScriptedAnswer)).rejects.toBeInstanceOf(LlmInvalidOutputError);
+  });
 });

@@ -1,7 +1,7 @@
-import { LlmInvalidOutputError } from '../llm/errors.js';
+import { askJson } from '../llm/ask.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { Capability } from './capability.js';
-import { CAPABILITY_MATCH_SCHEMA, classificationPrompt } from './prompt.js';
+import { type CapabilityReply, CapabilityReplySchema, classificationPrompt } from './prompt.js';
 
 /** What the LLM answered about one capability. */
 export interface CapabilityVerdict {
@@ -25,13 +25,14 @@ export interface LlmClassificationOptions {
   readonly timeoutMs?: number;
 }
 
-/** Longest reason kept from the model; longer ones are cut (before anything validates them). */
+/** Longest reason kept from the model; longer ones are cut (the schema sets no limit, so a long one never fails). */
 export const MAX_REASON_LENGTH = 300;
 
 /**
  * Asks the LLM whether `capability` is needed for `task`, with structured output
- * `{ is_match, reason? }`. Rejects with the provider's typed error, or with an
- * `LlmInvalidOutputError` when the reply has no boolean `is_match`.
+ * `{ is_match, reason }` (through `askJson`: the reply is parsed, read out of prose or code fences
+ * where a provider ignored the schema, and validated). Rejects with the provider's typed error, or
+ * with an `LlmInvalidOutputError` when the reply does not match the schema.
  */
 export async function classifyCapability(
   provider: LlmProvider,
@@ -39,10 +40,10 @@ export async function classifyCapability(
   task: string,
   options: LlmClassificationOptions,
 ): Promise<CapabilityVerdict> {
-  const response = await provider.complete({
+  const reply = await askJson(provider, {
     system: classificationPrompt(capability, options),
-    messages: [{ role: 'user', content: task }],
-    schema: CAPABILITY_MATCH_SCHEMA,
+    prompt: task,
+    schema: CapabilityReplySchema,
     schemaName: 'capability_match',
     temperature: options.temperature ?? 0,
     maxTokens: options.maxTokens ?? 200,
@@ -51,38 +52,15 @@ export async function classifyCapability(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
-  return parseCapabilityVerdict(
-    provider.id,
-    response.json === undefined ? response.text : response.json,
-  );
+  return verdictOf(reply);
 }
 
-/**
- * The verdict in a reply: the provider's parsed JSON, or (for a provider that returned text only)
- * the text parsed as JSON. Extra fields are ignored; a reason that is not a string is dropped.
- */
-export function parseCapabilityVerdict(providerId: string, reply: unknown): CapabilityVerdict {
-  let value = reply;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value.trim());
-    } catch {
-      throw new LlmInvalidOutputError(providerId, 'capability classification: reply is not JSON');
-    }
-  }
-  const isMatch = (value as { is_match?: unknown } | null)?.is_match;
-  if (typeof isMatch !== 'boolean') {
-    throw new LlmInvalidOutputError(
-      providerId,
-      'capability classification: reply has no boolean "is_match"',
-    );
-  }
-  const reason = (value as { reason?: unknown }).reason;
-  if (typeof reason !== 'string' || reason.trim() === '') return { isMatch };
-  const trimmed = reason.trim();
+/** The verdict in a validated reply: the reason trimmed, and cut when over-long. */
+export function verdictOf(reply: CapabilityReply): CapabilityVerdict {
+  const reason = reply.reason.trim();
+  if (reason === '') return { isMatch: reply.is_match };
   return {
-    isMatch,
-    reason:
-      trimmed.length > MAX_REASON_LENGTH ? `${trimmed.slice(0, MAX_REASON_LENGTH)}…` : trimmed,
+    isMatch: reply.is_match,
+    reason: reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason,
   };
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../llm/types.js';
+import Type, { type Static } from 'typebox';
 import type { Capability, ClassifierExample } from './capability.js';
 import { hashString, seededRandom, shuffled } from './random.js';
 
@@ -15,16 +15,21 @@ import { hashString, seededRandom, shuffled } from './random.js';
  *   told it is data to classify: a task that says "ignore the above" is classified, not obeyed.
  */
 
-/** Structured output of one classification: `{ is_match, reason? }`. */
-export const CAPABILITY_MATCH_SCHEMA: JsonSchema = Object.freeze({
-  type: 'object',
-  properties: {
-    is_match: { type: 'boolean' },
-    reason: { type: 'string' },
+/**
+ * Structured output of one classification: `{ is_match, reason }`. Both fields are required and
+ * nothing else is allowed, so the schema is also valid in OpenAI's strict mode (which refuses
+ * optional fields); an empty reason is accepted and ignored.
+ */
+export const CapabilityReplySchema = Type.Object(
+  {
+    is_match: Type.Boolean(),
+    reason: Type.String(),
   },
-  required: ['is_match'],
-  additionalProperties: false,
-});
+  { additionalProperties: false },
+);
+
+/** A validated classification reply. */
+export type CapabilityReply = Static<typeof CapabilityReplySchema>;
 
 /** Options of {@link classificationPrompt}. */
 export interface PromptOptions {

@@ -10,6 +10,7 @@ import type { CompletionRequest, CompletionResponse, LlmProvider } from '../llm/
 export type ScriptedAnswer =
   | { readonly isMatch: boolean; readonly reason?: string }
   | { readonly reply: unknown }
+  | { readonly text: string }
   | { readonly fail: Error }
   | { readonly hang: true };
 
@@ -45,10 +46,12 @@ export class ScriptedProvider implements LlmProvider {
       }
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if ('fail' in answer) throw answer.fail;
+      if ('text' in answer)
+        return { text: answer.text, model: this.model, latencyMs: this.delayMs };
       const json =
         'reply' in answer
           ? answer.reply
-          : { is_match: answer.isMatch, ...(answer.reason ? { reason: answer.reason } : {}) };
+          : { is_match: answer.isMatch, reason: answer.reason ?? '' };
       return { text: JSON.stringify(json), json, model: this.model, latencyMs: this.delayMs };
     } finally {
       this.inFlight--;

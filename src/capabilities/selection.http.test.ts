@@ -7,7 +7,7 @@ import { runClassifierStep } from './agent/classifier-step.js';
 import { createAgentRouter } from './agent/router.js';
 import { applyUpdate, initialAgentState } from './agent/state.js';
 import type { CapabilityInput } from './capability.js';
-import { CAPABILITY_MATCH_SCHEMA } from './prompt.js';
+import { CapabilityReplySchema } from './prompt.js';
 import { CapabilityRegistry } from './registry.js';
 import { CapabilitySelector } from './selection.js';
 
@@ -73,7 +73,8 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)('selection over %s HTT
       expect(request.format).toBe(kind);
       expect(request.prompt).toBe('Move my 3pm meeting to Friday');
       expect(request.system).not.toContain('Move my 3pm meeting');
-      expect(request.schema).toMatchObject({ properties: CAPABILITY_MATCH_SCHEMA.properties });
+      expect(request.schema).toMatchObject({ required: CapabilityReplySchema.required });
+      expect(Object.keys(request.schema?.properties ?? {})).toEqual(['is_match', 'reason']);
     }
   });
 });
