@@ -87,7 +87,8 @@ export function evaluatePrematcher(
         }
       }
       if (match.value !== wanted) alone = false;
-      if (best < 0 || match.score > matches[best]!.score) best = i;
+      // No similarity at all is no prediction (not a win for whichever capability comes first).
+      if (match.score > 0 && (best < 0 || match.score > matches[best]!.score)) best = i;
     });
     if (perfect) exactPerfect++;
     if (alone) exactAlone++;
