@@ -8,12 +8,7 @@ export {
   selectContext,
   type TurnMessage,
 } from './history.js';
-export {
-  buildContextPrompt,
-  type ContextLlmPrompt,
-  contextLlmDecider,
-  contextVerdict,
-} from './llm-router.js';
+export { buildContextPrompt, type ContextLlmPrompt, contextLlmDecider } from './llm-router.js';
 export {
   type ContextRoute,
   type ExplainedContextRoute,

@@ -1,6 +1,6 @@
-import type { LlmDecider, LlmVerdict } from '../core/hybrid.js';
-import { LlmInvalidOutputError } from '../llm/errors.js';
-import type { ChatMessage, JsonSchema, LlmProvider } from '../llm/types.js';
+import type { LlmDecider } from '../core/hybrid.js';
+import { askJson } from '../llm/ask.js';
+import type { JsonSchema, LlmProvider } from '../llm/types.js';
 import type { ContextRouterConfig } from './schema.js';
 
 /**
@@ -58,78 +58,32 @@ export function buildContextPrompt(
 }
 
 /**
- * The LLM decision for the core's `Hybrid`: one completion with the configured model, token limit
- * and temperature, structured output where the provider supports it, and the answer validated
- * here whatever the provider did. An answer that is not such JSON, names an unknown mode or has
- * no confidence in [0, 1] rejects with an {@link LlmInvalidOutputError} (the hybrid then falls
- * back). The question is cut to `maxQuestionChars`.
+ * The LLM decision for the core's `Hybrid`: one `askJson` call with the configured model, token
+ * limit and temperature (structured output where the provider supports it; the answer is parsed
+ * and validated against the schema whatever the provider did). An answer that is not such JSON,
+ * names an unknown mode or has no confidence in [0, 1] rejects with an `LlmInvalidOutputError`
+ * (the hybrid then falls back). The question is cut to `maxQuestionChars`, the reason to
+ * `llm.maxReasonChars`.
  */
 export function contextLlmDecider(
   provider: LlmProvider,
   config: Pick<ContextRouterConfig, 'modes' | 'llm' | 'maxQuestionChars'>,
 ): LlmDecider<string, string> {
   const prompt = buildContextPrompt(config);
-  const modes = new Set(Object.keys(config.modes));
   const { llm } = config;
   return async (question, _local, signal) => {
-    const messages: ChatMessage[] = [
-      { role: 'user', content: prompt.user(question.slice(0, config.maxQuestionChars)) },
-    ];
-    const response = await provider.complete({
+    const answer = (await askJson(provider, {
       system: prompt.system,
-      messages,
-      maxTokens: llm.maxTokens,
-      temperature: llm.temperature,
+      prompt: prompt.user(question.slice(0, config.maxQuestionChars)),
       schema: prompt.schema,
       schemaName: 'context_mode',
-      signal,
+      maxTokens: llm.maxTokens,
+      temperature: llm.temperature,
       timeoutMs: llm.timeoutMs,
+      signal,
       ...(llm.model === undefined ? {} : { model: llm.model }),
-    });
-    const answer = response.json !== undefined ? response.json : parseJsonObject(response.text);
-    return contextVerdict(answer, modes, llm.maxReasonChars, provider.id);
+    })) as { mode: string; confidence: number; reason: string };
+    const reason = answer.reason.slice(0, llm.maxReasonChars).trim();
+    return { value: answer.mode, confidence: answer.confidence, ...(reason ? { reason } : {}) };
   };
-}
-
-/**
- * Checks an LLM answer: an object with `mode` (one of `modes`), `confidence` (a number in
- * [0, 1]) and `reason` (a string, cut to `maxReasonChars` before it is checked, so a long reason
- * never fails an otherwise good answer). Throws an {@link LlmInvalidOutputError} saying what is
- * wrong, without repeating the answer.
- */
-export function contextVerdict(
-  answer: unknown,
-  modes: ReadonlySet<string>,
-  maxReasonChars: number,
-  provider: string,
-): LlmVerdict<string> {
-  const invalid = (what: string) =>
-    new LlmInvalidOutputError(provider, `context router answer ${what}`);
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
-    throw invalid('is not a JSON object');
-  }
-  const { mode, confidence, reason } = answer as Record<string, unknown>;
-  if (typeof mode !== 'string' || !modes.has(mode)) {
-    throw invalid(`has no valid mode (expected one of: ${[...modes].join(', ')})`);
-  }
-  if (typeof confidence !== 'number' || !(confidence >= 0 && confidence <= 1)) {
-    throw invalid('has no confidence between 0 and 1');
-  }
-  const text = typeof reason === 'string' ? reason.slice(0, maxReasonChars).trim() : '';
-  return { value: mode, confidence, ...(text === '' ? {} : { reason: text }) };
-}
-
-/**
- * The JSON object in a model's text: the whole text, or the first `{` to the last `}` (models
- * wrap JSON in code fences or a sentence). `undefined` when there is none, or it does not parse.
- */
-export function parseJsonObject(text: string): unknown {
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  if (start < 0 || end < start) return undefined;
-  try {
-    return JSON.parse(text.slice(start, end + 1));
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DecisionCache, LlmVerdict } from '../core/hybrid.js';
-import { LlmHttpError, LlmInvalidOutputError } from '../llm/errors.js';
+import { LlmHttpError } from '../llm/errors.js';
 import type { CompletionRequest, CompletionResponse, LlmProvider } from '../llm/types.js';
 import { GENERAL_CONTEXTUAL, PAGE_GROUNDED_DEFINITION, STANDALONE_DEFINITION } from './modes.js';
 import { ContextRouter } from './router.js';
@@ -167,24 +167,28 @@ describe('ContextRouter', () => {
   });
 
   it.each([
-    ['not JSON', textAnswer('I think it is about the page'), 'is not a JSON object'],
+    ['not JSON', textAnswer('I think it is about the page'), 'reply contains no JSON object'],
     [
       'an unknown mode',
       answering({ mode: 'visual', confidence: 0.9, reason: '' }),
-      'no valid mode',
+      '/mode must be one of: standalone_definition',
     ],
-    ['no confidence', answering({ mode: GENERAL_CONTEXTUAL, reason: 'x' }), 'no confidence'],
+    [
+      'no confidence',
+      answering({ mode: GENERAL_CONTEXTUAL, reason: 'x' }),
+      '/confidence is required',
+    ],
     [
       'a confidence above 1',
-      answering({ mode: GENERAL_CONTEXTUAL, confidence: 1.5 }),
-      'no confidence',
+      answering({ mode: GENERAL_CONTEXTUAL, confidence: 1.5, reason: 'x' }),
+      '/confidence must be <= 1',
     ],
     [
       'a confidence as text',
-      answering({ mode: GENERAL_CONTEXTUAL, confidence: '0.9' }),
-      'no confidence',
+      answering({ mode: GENERAL_CONTEXTUAL, confidence: '0.9', reason: 'x' }),
+      '/confidence must be number',
     ],
-    ['an array', answering([GENERAL_CONTEXTUAL]), 'is not a JSON object'],
+    ['an array', answering([GENERAL_CONTEXTUAL]), '(root) must be object'],
   ])('falls back on an answer with %s', async (_what, llm, message) => {
     const decision = await new ContextRouter({ llm }).decide(UNSURE);
     expect(decision).toMatchObject({ mode: STANDALONE_DEFINITION, source: 'fallback' });
@@ -332,12 +336,5 @@ describe('ContextRouter', () => {
     const router = new ContextRouter();
     expect(router.policy(GENERAL_CONTEXTUAL).maxSentences).toBeNull();
     expect(() => router.policy('nope')).toThrow(RangeError);
-  });
-});
-
-describe('LlmInvalidOutputError', () => {
-  it('is what an invalid answer produces (typed, for callers that test with instanceof)', async () => {
-    const { contextVerdict } = await import('./llm-router.js');
-    expect(() => contextVerdict('x', new Set(['a']), 10, 'p')).toThrow(LlmInvalidOutputError);
   });
 });
