@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
 import { runCli } from '../program.js';
 
 const temp = (name: string, content: string) => {
@@ -77,7 +78,7 @@ describe('triage context', () => {
     const second = await run('context', '--config', broken, 'Define entropy');
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(
-      new RegExp(`^triage: ${broken}: not valid JSON or YAML \\(.+\\)\\n$`),
+      new RegExp(`^triage: ${broken} is not valid JSON or YAML: .+\\n$`),
     );
     const missing = await run('context', '--config', '/nonexistent.yaml', 'x');
     expect(missing.stderr).toBe('triage: cannot read /nonexistent.yaml: ENOENT\n');
@@ -129,5 +130,82 @@ describe('triage eval context', () => {
     const report = JSON.parse((await run('eval', 'context', fixture, '--json')).stdout);
     expect(report.total).toBeGreaterThanOrEqual(100);
     expect(report.local_accuracy).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe('triage context and eval context with --llm', () => {
+  let fake: FakeLlmServer;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  const providers = () =>
+    temp(
+      'llm.yaml',
+      [
+        'providers:',
+        `  - { id: local-a, kind: openai, baseUrl: "${fake.openAiBaseUrl}", model: m, maxRetries: 0 }`,
+        `  - { id: local-b, kind: ollama, baseUrl: "${fake.url}", model: m, maxRetries: 0 }`,
+      ].join('\n'),
+    );
+  const patient = () => temp('patient.yaml', 'llm: { timeoutMs: 5000 }\n');
+
+  it('asks the configured LLM when unsure', async () => {
+    fake.reset().reply({
+      json: { mode: 'page_grounded_definition', confidence: 0.9, reason: 'far right' },
+    });
+    const args = ['--llm', providers(), '--provider', 'local-b', '--config', patient(), '--json'];
+    const { code, stdout } = await run(
+      'context',
+      ...args,
+      'What does the term on the far right mean?',
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      mode: 'page_grounded_definition',
+      source: 'llm',
+      llmConfidence: 0.9,
+      local: { mode: 'general_contextual', confident: false },
+    });
+    expect(fake.chatRequests.map((request) => request.format)).toEqual(['ollama']);
+  });
+
+  it('requires --provider when the file lists several, and names an unknown one', async () => {
+    const file = providers();
+    const several = await run('context', '--llm', file, 'x');
+    expect(several.stderr).toBe(`triage: ${file} lists 2 providers: choose one with --provider\n`);
+    const unknown = await run('context', '--llm', file, '--provider', 'zzz', 'x');
+    expect(unknown.stderr).toBe(`triage: ${file} has no provider with id zzz\n`);
+  });
+
+  it('counts LLM calls in the evaluation', async () => {
+    const answers: Record<string, string> = {
+      'What does the term on the far right mean?': 'page_grounded_definition',
+      'Can you clarify?': 'general_contextual',
+    };
+    fake.reset().reply((request) => {
+      const question = request.prompt.slice(request.prompt.lastIndexOf('Question: ') + 10);
+      return { json: { mode: answers[question], confidence: 0.8, reason: 'r' } };
+    });
+    const file = temp(
+      'rows.jsonl',
+      [
+        { input: 'Define entropy', expected: 'standalone_definition' },
+        ...Object.entries(answers).map(([input, expected]) => ({ input, expected })),
+      ]
+        .map((row) => JSON.stringify(row))
+        .join('\n'),
+    );
+    const args = ['--llm', providers(), '--provider', 'local-a', '--config', patient(), '--json'];
+    const report = JSON.parse((await run('eval', 'context', file, ...args)).stdout);
+    expect(report).toMatchObject({
+      total: 3,
+      accuracy: 1,
+      local_decided: 1,
+      llm_calls: 2,
+      fallbacks: 0,
+    });
   });
 });

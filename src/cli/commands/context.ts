@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { contextRouterConfig } from '../../context/config.js';
 import { type ContextDecision, ContextRouter } from '../../context/router.js';
 import type { ContextPolicy, ContextRouterConfig } from '../../context/schema.js';
+import { createProvider } from '../../llm/config.js';
 import { runClassificationEval } from '../eval-runner.js';
-import { InputError, readTextArgument } from '../io.js';
+import { pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
 
 /**
  * `triage context "<question>"`: how much context a question needs (document 004), and
@@ -15,22 +14,56 @@ import { InputError, readTextArgument } from '../io.js';
 interface ContextOptions {
   readonly json?: boolean;
   readonly config?: string;
+  readonly llm?: string;
+  readonly provider?: string;
+}
+
+/** Adds the options both commands share. */
+function routerOptions(command: Command): Command {
+  return command
+    .option('--json', 'print one JSON object')
+    .option('--config <file>', 'a context router configuration (JSON or YAML)')
+    .option(
+      '--llm <file>',
+      'an LLM provider configuration (JSON or YAML, as for `triage llm check`) to ask when unsure',
+    )
+    .option('--provider <id>', 'the provider to use, when the --llm file lists several');
+}
+
+/** Builds the router the options describe, runs `work` with it, and closes the provider. */
+async function withRouter(
+  options: ContextOptions,
+  work: (router: ContextRouter) => Promise<void>,
+): Promise<void> {
+  const config = options.config === undefined ? undefined : loadConfig(options.config);
+  const llm =
+    options.llm === undefined
+      ? undefined
+      : createProvider(
+          pickProviderConfig(readConfigFile(options.llm), options.llm, options.provider),
+          {
+            source: options.llm,
+          },
+        );
+  try {
+    await work(new ContextRouter({ config, llm }));
+  } finally {
+    await llm?.close();
+  }
 }
 
 /** Registers `triage context`. */
 export function registerContext(program: Command): void {
-  program
+  const command = program
     .command('context')
     .description(
       'decide how much context a question needs: mode, confidence, margin, scores, signals, ' +
         'source and policy (reads standard input when no question is given)',
     )
-    .argument('[question]', 'the question (default: standard input)')
-    .option('--json', 'print one JSON object')
-    .option('--config <file>', 'a context router configuration (JSON or YAML)')
-    .action(async (question: string | undefined, options: ContextOptions) => {
-      const text = await readTextArgument(question);
-      const router = new ContextRouter({ config: loadConfig(options.config) });
+    .argument('[question]', 'the question (default: standard input)');
+  routerOptions(command).action(async (question: string | undefined, options: ContextOptions) => {
+    const text = await readTextArgument(question);
+    await withRouter(options, async (router) => {
       const decision = await router.decide(text);
       const explained = router.explain(text);
       const report = {
@@ -51,26 +84,23 @@ export function registerContext(program: Command): void {
         llmMs: decision.llmMs,
         policy: decision.policy,
       };
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify(report)}\n`);
-        return;
-      }
-      process.stdout.write(`${formatReport(report, router.config)}\n`);
+      process.stdout.write(
+        `${options.json ? JSON.stringify(report) : formatReport(report, router.config)}\n`,
+      );
     });
+  });
 }
 
 /** Registers `triage eval context`. */
 export function registerContextEval(evalCommand: Command): void {
-  evalCommand
+  const command = evalCommand
     .command('context')
     .description(
       'accuracy of the context router on a JSONL file of {"input": question, "expected": mode}',
     )
-    .argument('<file>', 'the labelled JSONL file')
-    .option('--json', 'print one JSON object')
-    .option('--config <file>', 'a context router configuration (JSON or YAML)')
-    .action(async (file: string, options: ContextOptions) => {
-      const router = new ContextRouter({ config: loadConfig(options.config) });
+    .argument('<file>', 'the labelled JSONL file');
+  routerOptions(command).action(async (file: string, options: ContextOptions) => {
+    await withRouter(options, async (router) => {
       const modes = router.modes;
       const local = { decided: 0, correct: 0 };
       await runClassificationEval(
@@ -99,11 +129,15 @@ export function registerContextEval(evalCommand: Command): void {
             local_share: stats.decisions === 0 ? 0 : local.decided / stats.decisions,
             local_accuracy: local.decided === 0 ? 0 : local.correct / local.decided,
             llm_calls: stats.llmCalls,
+            llm_overrode: stats.llmOverrode,
+            llm_timeouts: stats.llmTimeouts,
             fallbacks: stats.fallbacks,
+            llm_ms: Math.round(stats.llmMs),
           };
         },
       );
     });
+  });
 }
 
 interface LabelledQuestion {
@@ -126,24 +160,9 @@ function parseLabelled(value: unknown, modes: readonly string[]): LabelledQuesti
   return { question: row.input, expected: expected as string[] };
 }
 
-/** Reads and validates a configuration file (JSON or YAML). */
-function loadConfig(path: string | undefined): ContextRouterConfig | undefined {
-  if (path === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  let value: unknown;
-  try {
-    value = parseYaml(text);
-  } catch (error) {
-    // The parser's message shows the line with a caret below it: keep the first line.
-    const [reason] = (error as Error).message.split('\n');
-    throw new InputError(`${path}: not valid JSON or YAML (${reason})`);
-  }
-  return contextRouterConfig(value ?? {}, path);
+/** Reads and validates a context router configuration file. */
+function loadConfig(path: string): ContextRouterConfig {
+  return contextRouterConfig(readConfigFile(path) ?? {}, path);
 }
 
 interface Report {
