@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
 import { SentenceStream } from './sentence-stream.js';
+import { sentenceTexts } from './sentence-texts.test-helpers.js';
 import { splitSentences } from './sentences.js';
 
 async function* chunks(...parts: string[]): AsyncGenerator<string> {
@@ -135,41 +136,11 @@ describe('SentenceStream', () => {
   });
 
   describe('properties', () => {
-    const pieces = fc.constantFrom(
-      'Word',
-      'word',
-      'e.g.',
-      'Dr.',
-      'U.S.',
-      'etc.',
-      'No.',
-      '5',
-      '3.14',
-      'x.io/a.b',
-      '.',
-      '!',
-      '?',
-      '...',
-      '"',
-      ')',
-      '。',
-      '\n',
-      '\n\n',
-      '- ',
-      '1. ',
-      '2)',
-      '• ',
-      'K.',
-      '\t',
-      '\r\n',
-      ' ',
-    );
-    const texts = fc.array(pieces, { maxLength: 30 }).map((parts) => parts.join(''));
     const offsets = fc.array(fc.nat(), { maxLength: 12 });
 
     it('gives the sentences of splitSentences, however the text is chunked', async () => {
       await fc.assert(
-        fc.asyncProperty(texts, offsets, async (text, at) => {
+        fc.asyncProperty(sentenceTexts, offsets, async (text, at) => {
           expect(await collect(new SentenceStream(chunks(...cut(text, at))))).toEqual(
             splitSentences(text),
           );
@@ -180,13 +151,18 @@ describe('SentenceStream', () => {
 
     it('with a cap, gives the first N of them, and is limited whenever there were more', async () => {
       await fc.assert(
-        fc.asyncProperty(texts, offsets, fc.integer({ min: 1, max: 4 }), async (text, at, max) => {
-          const stream = new SentenceStream(chunks(...cut(text, at)), { maxSentences: max });
-          const all = splitSentences(text);
-          expect(await collect(stream)).toEqual(all.slice(0, max));
-          if (all.length > max) expect(stream.limited).toBe(true);
-          if (all.length < max) expect(stream.limited).toBe(false);
-        }),
+        fc.asyncProperty(
+          sentenceTexts,
+          offsets,
+          fc.integer({ min: 1, max: 4 }),
+          async (text, at, max) => {
+            const stream = new SentenceStream(chunks(...cut(text, at)), { maxSentences: max });
+            const all = splitSentences(text);
+            expect(await collect(stream)).toEqual(all.slice(0, max));
+            if (all.length > max) expect(stream.limited).toBe(true);
+            if (all.length < max) expect(stream.limited).toBe(false);
+          },
+        ),
         { numRuns: 500 },
       );
     });

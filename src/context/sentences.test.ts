@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sentenceTexts } from './sentence-texts.test-helpers.js';
 import { limitSentences, SentenceSplitter, splitSentences } from './sentences.js';
 
 describe('splitSentences', () => {
@@ -132,46 +133,10 @@ describe('limitSentences (document 004’s limit_sentences)', () => {
   });
 });
 
-/** Texts made of the pieces the splitter has rules for, in any order. */
-const pieces = fc.constantFrom(
-  'word',
-  'Word',
-  'e.g.',
-  'Dr.',
-  'U.S.',
-  'etc.',
-  'No.',
-  '5',
-  '3.14',
-  'https://x.io/a.b?c=d',
-  '.',
-  '!',
-  '?',
-  '...',
-  '…',
-  '"',
-  ')',
-  '。',
-  '词',
-  '\n',
-  '\n\n',
-  '- ',
-  '1. ',
-  '2)',
-  '• ',
-  'K.',
-  '\t',
-  '\r\n',
-  ' ',
-);
-const texts = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''));
-const spaced = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(' '));
-const anyText = fc.oneof(texts, spaced, fc.string({ maxLength: 60 }));
-
 describe('properties', () => {
   it('the sentences of the limited text are the first N sentences', () => {
     fc.assert(
-      fc.property(anyText, fc.integer({ min: 1, max: 6 }), (text, max) => {
+      fc.property(sentenceTexts, fc.integer({ min: 1, max: 6 }), (text, max) => {
         expect(splitSentences(limitSentences(text, max))).toEqual(
           splitSentences(text).slice(0, max),
         );
@@ -182,7 +147,7 @@ describe('properties', () => {
 
   it('loses no text: the sentences, in order, make up the text without white space', () => {
     fc.assert(
-      fc.property(anyText, (text) => {
+      fc.property(sentenceTexts, (text) => {
         const sentences = splitSentences(text);
         for (const sentence of sentences) expect(sentence).toBe(sentence.trim());
         expect(sentences.join('').replace(/\s+/g, '')).toBe(text.replace(/\s+/g, ''));
