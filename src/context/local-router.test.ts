@@ -180,6 +180,12 @@ describe('the signals', () => {
 });
 
 describe('input limits', () => {
+  it('says clearly when a caller passes something other than a string', () => {
+    expect(() => router.route(undefined as unknown as string)).toThrow(
+      'context router: the question must be a string, got undefined',
+    );
+  });
+
   it('reads only the first maxQuestionChars of a question', () => {
     const short = new LocalContextRouter({ maxQuestionChars: 20 });
     expect(short.route('Is that important? Define entropy briefly').signals).toEqual(['deictic']);

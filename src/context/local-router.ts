@@ -73,6 +73,9 @@ export class LocalContextRouter {
 
   /** Routes one question (only its first `maxQuestionChars` are read). */
   route(question: string): ContextRoute {
+    if (typeof question !== 'string') {
+      throw new TypeError(`context router: the question must be a string, got ${typeof question}`);
+    }
     const end = Math.min(question.length, this.#maxChars);
     const matched = this.#matcher.match(question, end, this.#flags);
     const scores = this.#scores;
