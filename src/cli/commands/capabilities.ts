@@ -5,8 +5,8 @@ import {
   type CapabilitySelection,
   CapabilitySelector,
 } from '../../capabilities/selection.js';
-import { InputError, readTextArgument } from '../io.js';
-import { loadProviderFile } from './llm.js';
+import { createProvider } from '../../llm/config.js';
+import { InputError, pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
 
 /**
  * `triage capabilities "<task>" --registry FILE [--json]`: which capabilities the task needs, with
@@ -31,7 +31,12 @@ export function registerCapabilities(program: Command): void {
     .action(async (task: string | undefined, options: CapabilitiesOptions) => {
       const text = await readTextArgument(task);
       const registry = CapabilityRegistry.fromFile(options.registry);
-      const provider = options.llm ? loadProviderFile(options.llm, options.provider) : undefined;
+      const { llm } = options;
+      const provider = llm
+        ? createProvider(pickProviderConfig(readConfigFile(llm), llm, options.provider), {
+            source: llm,
+          })
+        : undefined;
       try {
         const selector = new CapabilitySelector({
           registry,

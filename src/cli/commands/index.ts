@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerCapabilities } from './capabilities.js';
+import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
 import { registerLlm } from './llm.js';
 
@@ -10,5 +11,6 @@ export type RegisterCommand = (program: Command) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerEval,
   registerLlm,
+  registerContext,
   registerCapabilities,
 ];
