@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { registerBench } from './bench.js';
+import { registerCapabilities } from './capabilities.js';
+import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
 import { registerLlm } from './llm.js';
 
@@ -7,4 +9,10 @@ import { registerLlm } from './llm.js';
 export type RegisterCommand = (program: Command) => void;
 
 /** Every subcommand, in the order they are registered (help sorts them by name). */
-export const COMMANDS: readonly RegisterCommand[] = [registerEval, registerLlm, registerBench];
+export const COMMANDS: readonly RegisterCommand[] = [
+  registerEval,
+  registerLlm,
+  registerContext,
+  registerCapabilities,
+  registerBench,
+];
