@@ -46,3 +46,25 @@ export function chatRequestOf(body: unknown): { body: ChatRequestBody; raw: Buff
   }
   return { body: json as ChatRequestBody, raw: parsed.raw };
 }
+
+/**
+ * The text of the last user message (text parts joined by newlines; `''` when there is none), at
+ * most `maxChars` UTF-16 units (then ending in `…`).
+ */
+export function lastUserText(body: ChatRequestBody, maxChars: number): string {
+  for (let i = body.messages.length - 1; i >= 0; i--) {
+    const message = body.messages[i] as { role?: unknown; content?: unknown } | null;
+    if (message?.role !== 'user') continue;
+    const { content } = message;
+    let text = '';
+    if (typeof content === 'string') text = content;
+    else if (Array.isArray(content)) {
+      text = content
+        .map((part: { text?: unknown } | null) => (typeof part?.text === 'string' ? part.text : ''))
+        .filter((part) => part.length > 0)
+        .join('\n');
+    }
+    return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+  }
+  return '';
+}

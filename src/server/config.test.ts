@@ -1,10 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
 import { clientKeys, DEFAULT_PORT, parseServerConfig, tierModels } from './config.js';
-import { findConfigFile, loadServerConfigFile } from './config-file.js';
 
 function issuesOf(value: unknown, env: Record<string, string> = {}): string[] {
   try {
@@ -109,6 +105,23 @@ describe('server configuration', () => {
     ).not.toThrow();
   });
 
+  it('validates the LLM and context sections, naming their fields under their own paths', () => {
+    expect(
+      issuesOf({
+        llm: { id: 'c', kind: 'openai', model: 'gpt-4o-mini', apiKeyEnv: 'LLM_KEY' },
+        context: { localConfidenceThreshold: 2, colour: 1 },
+      }),
+    ).toEqual(
+      expect.arrayContaining([
+        '/llm/apiKeyEnv environment variable LLM_KEY is not set',
+        '/context/localConfidenceThreshold must be <= 1',
+        '/context/colour is not a known field',
+      ]),
+    );
+    expect(issuesOf({ llm: { id: 'c', kind: 'openai' } })).toEqual(['/llm/model is required']);
+    expect(parseServerConfig({ context: false }).context).toBe(false);
+  });
+
   it('refuses credentials in provider headers', () => {
     expect(
       issuesOf({ providers: { a: { ...provider, headers: { Authorization: 'Bearer x' } } } }),
@@ -127,58 +140,5 @@ describe('server configuration', () => {
       'env-key-1',
       'env-key-2',
     ]);
-  });
-});
-
-describe('configuration files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'triage-config-'));
-  const write = (name: string, text: string) => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
-
-  it('reads YAML', () => {
-    const path = write(
-      'a.yaml',
-      'providers:\n  ollama: { baseUrl: "http://127.0.0.1:11434/v1" }\ntiers:\n  SIMPLE: [ollama/llama3.2]\n',
-    );
-    expect(tierModels(loadServerConfigFile(path, {}), 'SIMPLE')[0]?.id).toBe('ollama/llama3.2');
-  });
-
-  it('reads JSON', () => {
-    const path = write('a.json', JSON.stringify({ server: { port: 9000 } }));
-    expect(loadServerConfigFile(path, {}).server.port).toBe(9000);
-  });
-
-  it('reads an empty file as all defaults', () => {
-    expect(loadServerConfigFile(write('empty.yaml', ''), {}).server.port).toBe(DEFAULT_PORT);
-  });
-
-  it('names the file and the line of a syntax error', () => {
-    const path = write('bad.yaml', 'server:\n  port: [1,\n');
-    expect(() => loadServerConfigFile(path, {})).toThrow(/bad\.yaml.*not valid YAML \(line \d+/);
-    const json = write('bad.json', '{"server": ');
-    expect(() => loadServerConfigFile(json, {})).toThrow(/bad\.json.*not valid JSON/);
-  });
-
-  it('names the file and field of a validation error', () => {
-    const path = write('field.yaml', 'server:\n  prot: 1\n');
-    expect(() => loadServerConfigFile(path, {})).toThrow(
-      /invalid server config .*field\.yaml: \/server\/prot is not a known field/,
-    );
-  });
-
-  it('says when the file is missing', () => {
-    expect(() => loadServerConfigFile(join(dir, 'none.yaml'), {})).toThrow(/no such file/);
-  });
-
-  it('finds the named file, then $TRIAGE_CONFIG, then triage.yaml in the directory', () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'triage-find-'));
-    expect(findConfigFile(undefined, {}, cwd)).toBeUndefined();
-    writeFileSync(join(cwd, 'triage.yaml'), '');
-    expect(findConfigFile(undefined, {}, cwd)).toBe(join(cwd, 'triage.yaml'));
-    expect(findConfigFile(undefined, { TRIAGE_CONFIG: 'x.json' }, cwd)).toBe(join(cwd, 'x.json'));
-    expect(findConfigFile('/etc/t.yaml', { TRIAGE_CONFIG: 'x.json' }, cwd)).toBe('/etc/t.yaml');
   });
 });

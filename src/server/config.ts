@@ -1,6 +1,8 @@
 import Type, { type Static } from 'typebox';
+import { contextRouterConfig } from '../context/config.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
+import { ProviderConfigSchema } from '../llm/config.js';
 import { TIER_NAMES, type TierName } from './decide.js';
 
 /**
@@ -111,6 +113,16 @@ export const ServerConfigSchema = Type.Object(
       default: {},
     }),
     tiers: TiersSchema,
+    /**
+     * The cheap LLM asked when a local classifier is unsure (docs/llm-providers.md). Absent: the
+     * LLM checks are off and every decision is local.
+     */
+    llm: Type.Optional(ProviderConfigSchema),
+    /**
+     * The context-policy router's configuration (docs/context.md), for `POST /v1/route`; `false`
+     * leaves it out. Absent: the defaults.
+     */
+    context: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
 );
@@ -189,6 +201,13 @@ export function parseServerConfig(
       }
     });
   }
+  if (config.llm?.apiKeyEnv !== undefined && !env[config.llm.apiKeyEnv]) {
+    issues.push({
+      path: '/llm/apiKeyEnv',
+      message: `environment variable ${config.llm.apiKeyEnv} is not set`,
+    });
+  }
+  issues.push(...nestedIssues('/context', () => contextConfigOf(config)));
   const keysEnv = config.server.auth?.keysEnv;
   if (keysEnv !== undefined && clientKeysFrom(env[keysEnv]).length === 0) {
     issues.push({
@@ -198,6 +217,29 @@ export function parseServerConfig(
   }
   if (issues.length > 0) throw new ConfigError(source, issues);
   return config;
+}
+
+/**
+ * The validated context-router configuration of a server configuration, `undefined` when it is
+ * turned off (`context: false`).
+ */
+export function contextConfigOf(config: ServerConfig) {
+  if (config.context === false) return undefined;
+  return contextRouterConfig(config.context ?? {}, 'context');
+}
+
+/** The issues of a nested configuration, with their paths under `prefix`. */
+function nestedIssues(prefix: string, validate: () => unknown): ConfigIssue[] {
+  try {
+    validate();
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.issues.map((issue) => ({
+      path: `${prefix}${issue.path}`,
+      message: issue.message,
+    }));
+  }
 }
 
 /** The upstream models of a tier, resolved, in the configured order. */

@@ -42,6 +42,14 @@ describe('decision and service endpoints', () => {
     expect(h.fake.chatRequests).toHaveLength(0);
   });
 
+  it('POST /v1/route gives the context policy of the question', async () => {
+    const res = await post(`${h.url}/v1/route`, chat('What does photosynthesis mean?'));
+    const { context } = JSON.parse(res.text);
+    expect(context).toMatchObject({ mode: 'standalone_definition', source: 'local' });
+    expect(context.policy).toMatchObject({ useImage: false, useHistory: false, maxSentences: 2 });
+    expect(context.confidence).toBeGreaterThan(0.75);
+  });
+
   it('POST /v1/route reports forced and pass-through decisions', async () => {
     const forced = JSON.parse(
       (await post(`${h.url}/v1/route`, chat('x', { model: 'reasoning' }))).text,
@@ -94,6 +102,22 @@ describe('decision and service endpoints', () => {
     );
     expect(text).toContain('triage_llm_checks_total 0');
     expect(text).toContain('triage_requests_in_flight 0');
+  });
+});
+
+describe('context policy turned off', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      config: (baseUrl) => ({ providers: { fake: { baseUrl } }, context: false }),
+    });
+  });
+  afterAll(() => h.close());
+
+  it('leaves the context out of POST /v1/route', async () => {
+    const res = await post(`${h.url}/v1/route`, chat('What does photosynthesis mean?'));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text).context).toBeUndefined();
   });
 });
 

@@ -11,7 +11,6 @@ export {
   type UpstreamProviderConfig,
   UpstreamProviderSchema,
 } from './config.js';
-export { DEFAULT_CONFIG_FILES, findConfigFile, loadServerConfigFile } from './config-file.js';
 export type {
   Cancellation,
   ChatRequestBody,

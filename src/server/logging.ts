@@ -1,5 +1,4 @@
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
-import type { ChatRequestBody } from './decide.js';
 
 /** How the server logs. */
 export interface LogOptions {
@@ -31,28 +30,4 @@ export function createLogger(options: LogOptions): Logger {
     },
     options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
-}
-
-/** Longest prompt excerpt written when prompt logging is on. */
-const MAX_LOGGED_PROMPT_CHARS = 2000;
-
-/** The text of the last user message (text parts joined), for prompt logging only. */
-export function lastUserText(body: ChatRequestBody): string {
-  for (let i = body.messages.length - 1; i >= 0; i--) {
-    const message = body.messages[i] as { role?: unknown; content?: unknown } | null;
-    if (message?.role !== 'user') continue;
-    const { content } = message;
-    let text = '';
-    if (typeof content === 'string') text = content;
-    else if (Array.isArray(content)) {
-      text = content
-        .map((part: { text?: unknown } | null) => (typeof part?.text === 'string' ? part.text : ''))
-        .filter((part) => part.length > 0)
-        .join('\n');
-    }
-    return text.length > MAX_LOGGED_PROMPT_CHARS
-      ? `${text.slice(0, MAX_LOGGED_PROMPT_CHARS)}…`
-      : text;
-  }
-  return '';
 }

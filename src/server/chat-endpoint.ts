@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Exchange } from './attempt.js';
+import { chatRequestOf, lastUserText } from './body.js';
+import { errorBody } from './errors.js';
+import { decisionHeaders } from './headers.js';
+import { noUpstreamError } from './no-upstream.js';
+import { type ProxyResult, proxyChat } from './proxy.js';
+import { roundMs, routeOf, type ServerContext } from './server-context.js';
+
+/** Longest prompt excerpt written to a log line when prompt logging is on. */
+const MAX_LOGGED_PROMPT_CHARS = 2000;
+
+/**
+ * `POST /v1/chat/completions` (and `/chat/completions`): decides the request, proxies it along its
+ * targets, and records what happened in the metrics and one log line.
+ */
+export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
+  const { metrics, logger, upstreams } = ctx;
+  const { decisionHeaders: withHeaders, log } = ctx.config.server;
+  const onFailure = metrics.failed.bind(metrics);
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const started = performance.now();
+    const { body, raw } = chatRequestOf(request.body);
+    const exchange = new Exchange(reply.raw);
+    const routing = await routeOf(ctx, body, exchange, reply);
+    if (routing === undefined) return;
+    const { tier } = routing.decision;
+    if (routing.targets.length === 0) {
+      metrics.requests.inc({ endpoint: 'chat', tier, model: 'none', status: 503 });
+      const headers = withHeaders ? decisionHeaders(routing, undefined, 0) : {};
+      throw noUpstreamError(routing, headers as Record<string, string>);
+    }
+    reply.hijack();
+    metrics.inFlight.inc();
+    let result: ProxyResult | undefined;
+    try {
+      result = await proxyChat(exchange, routing, body, raw, {
+        upstreams,
+        decisionHeaders: withHeaders,
+        onFailure,
+      });
+    } catch (error) {
+      logger.error({ reqId: request.id, err: error }, 'proxying failed');
+      metrics.errors.inc({ kind: 'internal' });
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify(errorBody('internal error', 'server_error', 'internal')));
+      } else reply.raw.destroy();
+    } finally {
+      metrics.inFlight.dec();
+    }
+    const model = result?.answeredBy?.model.id ?? 'none';
+    const status = result?.status ?? 500;
+    // 499, as nginx records it: the client closed the connection before the answer.
+    metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
+    const outcome = result?.outcome;
+    if (outcome?.kind === 'answered') {
+      metrics.upstreamLatency.observe(
+        { model, kind: outcome.streamed ? 'stream' : 'json' },
+        outcome.firstByteMs / 1000,
+      );
+      if (outcome.interrupted) metrics.interrupted.inc({ model });
+    }
+    if (!logger.isLevelEnabled('info')) return;
+    logger.info(
+      {
+        reqId: request.id,
+        tier,
+        source: routing.decision.source,
+        confidence: routing.decision.confidence,
+        model,
+        status: status === 0 ? 'client_closed' : status,
+        stream: body.stream === true,
+        ...(result && result.failures.length > 0
+          ? {
+              fallbacks: result.failures.map(({ target, failure }) => ({
+                model: target.model.id,
+                reason: failure.reason,
+                status: failure.status,
+              })),
+            }
+          : {}),
+        ...(outcome?.kind === 'answered' && outcome.interrupted
+          ? { interrupted: outcome.interrupted }
+          : {}),
+        decideMs: roundMs(routing.decideMs),
+        ms: roundMs(performance.now() - started),
+        ...(log.prompts ? { prompt: lastUserText(body, MAX_LOGGED_PROMPT_CHARS) } : {}),
+      },
+      'chat completion',
+    );
+  };
+  app.post('/v1/chat/completions', handler);
+  app.post('/chat/completions', handler);
+}
