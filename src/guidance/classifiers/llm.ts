@@ -1,0 +1,262 @@
+import Type, { type Static } from 'typebox';
+import type { AsyncClassifier, Classifier } from '../../core/classifier.js';
+import { ConfigError, describeError } from '../../core/errors.js';
+import {
+  type DecisionCache,
+  Hybrid,
+  type HybridStats,
+  type LlmVerdict,
+} from '../../core/hybrid.js';
+import { ClassificationResult } from '../../core/result.js';
+import { compileConfig } from '../../core/validate.js';
+import { LlmInvalidOutputError } from '../../llm/errors.js';
+import type { CompletionResponse, JsonSchema, LlmProvider } from '../../llm/types.js';
+import type { GuidanceContext } from '../types.js';
+
+/** The LLM's answer. Sent as the structured-output schema, and checked again on receipt. */
+export const LlmGuidanceVerdictSchema = Type.Object(
+  {
+    /** Whether the guidance applies now. */
+    relevant: Type.Boolean(),
+    /** How sure the model is, in [0, 1]. */
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    /** One short sentence. */
+    reason: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type LlmGuidanceVerdict = Static<typeof LlmGuidanceVerdictSchema>;
+const validateVerdict = compileConfig(LlmGuidanceVerdictSchema, 'guidance verdict');
+// The same schema as a plain JSON Schema object, as the provider contract takes it.
+const VERDICT_JSON_SCHEMA: JsonSchema = JSON.parse(JSON.stringify(LlmGuidanceVerdictSchema));
+
+/** Longest reason kept from the model; cut before it is used, never rejected for length. */
+export const LLM_REASON_LIMIT = 300;
+/** The document's strict timeout of the LLM classifier. */
+export const DEFAULT_LLM_TIMEOUT_MS = 500;
+
+/** Options of {@link LlmGuidanceClassifier}. */
+export interface LlmGuidanceClassifierOptions {
+  /** Who answers. Any implementation of the provider contract. */
+  readonly provider: LlmProvider;
+  /** What to decide, e.g. "Is the agent stuck and should it change approach?". */
+  readonly question: string;
+  /** Unique name (cooldowns, audit). Default `llm(<model>)`. */
+  readonly name?: string;
+  /** The model, overriding the provider's default. */
+  readonly model?: string;
+  /** Strict time limit in milliseconds. Default 500. */
+  readonly timeoutMs?: number;
+  /**
+   * A local classifier that must fire before the LLM is asked: the LLM confirms or rejects its
+   * `maybe`s instead of being called on every event. Without a gate the LLM is asked every time.
+   */
+  readonly gate?: Classifier<GuidanceContext>;
+  /** Gate confidence from which the gate's answer is used without asking. Default: always ask. */
+  readonly trustGateAt?: number;
+  /** Recent calls described to the model. Default 5. */
+  readonly recentCalls?: number;
+  /** Most tokens of the answer. Default 200. */
+  readonly maxTokens?: number;
+  /** A cache of verdicts by prompt (e.g. `lruDecisionCache()`); identical situations ask once. */
+  readonly cache?: DecisionCache<LlmGuidanceValue>;
+}
+
+/** What the hybrid decides: whether guidance applies, and why. */
+export interface LlmGuidanceValue {
+  readonly relevant: boolean;
+  readonly reason: string;
+}
+
+/** Counters of an {@link LlmGuidanceClassifier}. */
+export interface LlmGuidanceStats extends HybridStats {
+  /** Evaluations where the gate did not fire, so the LLM was not asked. */
+  gateSkips: number;
+  /** Evaluations where the gate was sure enough to answer alone. */
+  gateTrusted: number;
+}
+
+const SYSTEM_PROMPT =
+  'You watch the tool calls of an AI agent and decide whether the agent should receive a piece of ' +
+  'guidance now. Guidance is cheap but should be precise: answer relevant=true only when the ' +
+  'situation described calls for it. Reply with JSON only: {"relevant": boolean, "confidence": ' +
+  'number from 0 to 1, "reason": one short sentence}.';
+
+const ERROR_EXCERPT = 160;
+const UNDECIDED: LlmGuidanceValue = Object.freeze({
+  relevant: false,
+  reason: 'not decided locally',
+});
+
+/**
+ * Asks a small, fast model whether guidance applies (document 001's `LLMClassifier`), under a
+ * strict timeout (500 ms by default), through the core `Hybrid` (so timeouts, errors, counters and
+ * an optional verdict cache work as for every other subsystem). It fails open: on a timeout, an
+ * error, or an answer that is not `{relevant, confidence, reason}`, it answers `no`, with the
+ * cause in the reason and `metadata.source = 'fallback'`.
+ *
+ * The model sees a minimal summary: the question, counters, the last calls' tool names and
+ * outcomes with normalised error messages, and the pending calls' tool names; never params or
+ * tool output.
+ */
+export class LlmGuidanceClassifier implements AsyncClassifier<GuidanceContext> {
+  readonly name: string;
+  readonly question: string;
+  readonly #options: LlmGuidanceClassifierOptions;
+  readonly #hybrid: Hybrid<GuidanceContext, LlmGuidanceValue>;
+  #gateSkips = 0;
+  #gateTrusted = 0;
+
+  constructor(options: LlmGuidanceClassifierOptions) {
+    if (typeof options.question !== 'string' || options.question.trim() === '') {
+      throw new ConfigError('llm classifier options', [
+        { path: '/question', message: 'must be a non-empty string' },
+      ]);
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
+    if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+      throw new ConfigError('llm classifier options', [
+        { path: '/timeoutMs', message: 'must be > 0' },
+      ]);
+    }
+    this.#options = options;
+    this.question = options.question;
+    this.name = options.name ?? `llm(${options.model ?? options.provider.model})`;
+    const { cache } = options;
+    this.#hybrid = new Hybrid<GuidanceContext, LlmGuidanceValue>(
+      {
+        name: this.name,
+        // The gate runs before the hybrid is consulted; once consulted, the local side is unsure.
+        local: () => ({ value: UNDECIDED, confidence: 0 }),
+        minConfidence: 1,
+        timeoutMs,
+        llm: (context, _local, signal) => this.#ask(context, signal),
+        fallback: ({ cause, error }) => {
+          const reason = `no guidance (fail open): LLM ${cause}${error ? `: ${error}` : ''}`;
+          return { value: { relevant: false, reason }, confidence: 0, reason };
+        },
+        ...(cache ? { cache, cacheKey: (context: GuidanceContext) => this.prompt(context) } : {}),
+      },
+      (a, b) => a.relevant === b.relevant,
+    );
+  }
+
+  /** Counters since creation: LLM calls, timeouts, errors, fallbacks, time spent, gate skips. */
+  get stats(): LlmGuidanceStats {
+    return { ...this.#hybrid.stats, gateSkips: this.#gateSkips, gateTrusted: this.#gateTrusted };
+  }
+
+  async classify(context: GuidanceContext, signal?: AbortSignal): Promise<ClassificationResult> {
+    const { gate, trustGateAt } = this.#options;
+    let gateReason: string | undefined;
+    if (gate) {
+      const local = gate.classify(context);
+      if (!local.relevant) {
+        this.#gateSkips++;
+        return ClassificationResult.no();
+      }
+      if (trustGateAt !== undefined && local.confidence >= trustGateAt) {
+        this.#gateTrusted++;
+        return local;
+      }
+      gateReason = local.reason;
+    }
+    try {
+      const decision = await this.#hybrid.decide(context, signal);
+      const metadata = {
+        source: decision.source,
+        llmMs: decision.llmMs,
+        ...(decision.cached ? { cached: true } : {}),
+        ...(gateReason ? { gate: gateReason } : {}),
+      };
+      const { relevant, reason } = decision.value;
+      if (decision.source !== 'llm') return ClassificationResult.no({ reason, metadata });
+      return relevant
+        ? ClassificationResult.yes(decision.confidence, { reason: `LLM: ${reason}`, metadata })
+        : ClassificationResult.no({ reason: `LLM: ${reason}`, metadata });
+    } catch (error) {
+      // Only an abort of the caller's own signal reaches here: still no guidance, never a throw.
+      return ClassificationResult.no({
+        reason: `no guidance (fail open): aborted: ${describeError(error)}`,
+        metadata: { source: 'fallback' },
+      });
+    }
+  }
+
+  /** The user message sent to the model for this context. */
+  prompt(context: GuidanceContext): string {
+    const { trajectory } = context;
+    const recent = trajectory.recentToolCalls(this.#options.recentCalls ?? 5);
+    const lines = [
+      `Question: ${this.question}`,
+      `Turn ${context.turnCount}; ${context.toolCallCount} tool calls so far; ` +
+        `${trajectory.consecutiveErrors} consecutive errors; ` +
+        `${trajectory.progressStall()?.actionsDuringStall ?? 0} calls without progress.`,
+      recent.length === 0 ? 'No completed calls yet.' : 'Last calls, oldest first:',
+      ...recent.map(
+        (call, i) =>
+          `${i + 1}. ${call.toolName}: ${
+            call.result.success
+              ? 'ok'
+              : `error: ${(call.normalisedError ?? '').slice(0, ERROR_EXCERPT)}`
+          }`,
+      ),
+    ];
+    const pending = context.pendingToolCalls;
+    if (pending.length > 0)
+      lines.push(`Pending calls: ${pending.map((c) => c.toolName).join(', ')}`);
+    return lines.join('\n');
+  }
+
+  async #ask(context: GuidanceContext, signal: AbortSignal): Promise<LlmVerdict<LlmGuidanceValue>> {
+    const { provider, model, maxTokens } = this.#options;
+    const response = await provider.complete({
+      system: SYSTEM_PROMPT,
+      messages: [{ role: 'user', content: this.prompt(context) }],
+      schema: VERDICT_JSON_SCHEMA,
+      schemaName: 'guidance_verdict',
+      maxTokens: maxTokens ?? 200,
+      temperature: 0,
+      signal,
+      timeoutMs: this.#hybrid.policy.timeoutMs,
+      ...(model ? { model } : {}),
+    });
+    const verdict = parseVerdict(response, provider.id);
+    return {
+      value: { relevant: verdict.relevant, reason: verdict.reason || 'no reason given' },
+      confidence: verdict.confidence,
+    };
+  }
+}
+
+/**
+ * The verdict of a reply: its parsed JSON, or its text parsed as JSON, checked against
+ * {@link LlmGuidanceVerdictSchema} after the reason is cut to {@link LLM_REASON_LIMIT}.
+ */
+export function parseVerdict(response: CompletionResponse, providerId: string): LlmGuidanceVerdict {
+  let json = response.json;
+  if (json === undefined) {
+    try {
+      json = JSON.parse(response.text);
+    } catch {
+      throw new LlmInvalidOutputError(providerId, 'guidance verdict is not JSON');
+    }
+  }
+  if (
+    typeof json === 'object' &&
+    json !== null &&
+    typeof (json as { reason?: unknown }).reason === 'string'
+  ) {
+    const reason = (json as { reason: string }).reason;
+    if (reason.length > LLM_REASON_LIMIT)
+      json = { ...json, reason: reason.slice(0, LLM_REASON_LIMIT) };
+  }
+  try {
+    return validateVerdict(json);
+  } catch (error) {
+    throw new LlmInvalidOutputError(
+      providerId,
+      error instanceof ConfigError ? error.message : describeError(error),
+    );
+  }
+}
