@@ -1,3 +1,4 @@
+import { ConfigError } from '../core/errors.js';
 import { CycleTracker } from './cycles.js';
 import { TrajectoryEventError } from './errors.js';
 import { contentKey, exactCallKey, nearCallKey } from './fingerprint.js';
@@ -94,7 +95,9 @@ export class TrajectoryBuilder implements Trajectory {
     this.#now = now ?? Date.now;
     const { window, maxCycleLength, noveltyMemory } = this.options;
     if (maxCycleLength > window) {
-      throw new RangeError(`maxCycleLength (${maxCycleLength}) must not exceed window (${window})`);
+      throw new ConfigError('trajectory options', [
+        { path: '/maxCycleLength', message: `must not exceed window (${window})` },
+      ]);
     }
     this.#records = new Array(window).fill(undefined);
     this.#errors = new Array(window).fill(undefined);
