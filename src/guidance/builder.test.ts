@@ -69,7 +69,9 @@ describe('TrajectoryBuilder: records', () => {
       { window: 8, maxCycleLength: 4 },
     );
     expect(builder.length).toBe(100);
-    expect(builder.recentToolCalls(50).map((r) => r.index)).toEqual([92, 93, 94, 95, 96, 97, 98, 99]);
+    expect(builder.recentToolCalls(50).map((r) => r.index)).toEqual([
+      92, 93, 94, 95, 96, 97, 98, 99,
+    ]);
     expect(builder.recentToolCalls(2).map((r) => r.index)).toEqual([98, 99]);
     expect(builder.recentErrors(3).map((r) => r.index)).toEqual([93, 96, 99]);
     expect(builder.fromEnd(7)?.index).toBe(92);
@@ -111,7 +113,9 @@ describe('TrajectoryBuilder: records', () => {
 
   it('validates its options', () => {
     expect(() => new TrajectoryBuilder({ window: 2 })).toThrow(ConfigError);
-    expect(() => new TrajectoryBuilder({ bogus: 1 } as never)).toThrow(/bogus is not a known field/);
+    expect(() => new TrajectoryBuilder({ bogus: 1 } as never)).toThrow(
+      /bogus is not a known field/,
+    );
     expect(() => new TrajectoryBuilder({ window: 8, maxCycleLength: 9 })).toThrow(
       /maxCycleLength must not exceed window/,
     );
@@ -235,7 +239,11 @@ describe('TrajectoryBuilder: patterns', () => {
   it('does not call one action repeated a cycle of two, unless asked for cycles of one', () => {
     const builder = builderOf(Array.from({ length: 6 }, () => fail('bash', { cmd: 'make' })));
     expect(builder.doomLoop(2)).toBeUndefined();
-    expect(builder.doomLoop(1)).toMatchObject({ cycleLength: 1, repetitions: 6, exactRepetitions: 6 });
+    expect(builder.doomLoop(1)).toMatchObject({
+      cycleLength: 1,
+      repetitions: 6,
+      exactRepetitions: 6,
+    });
   });
 
   it('counts a stall: failures and repeats that return nothing new', () => {
@@ -270,17 +278,21 @@ describe('TrajectoryBuilder: patterns', () => {
         }),
       );
     fc.assert(
-      fc.property(fc.array(event, { maxLength: 60 }), fc.integer({ min: 1, max: 6 }), (events, memory) => {
-        const builder = new TrajectoryBuilder({ maxCycleLength: 6, noveltyMemory: memory });
-        events.forEach((e, n) => {
-          builder.onEvent(e);
-          const seen = events.slice(0, n + 1);
-          expect(builder.consecutiveErrors).toBe(trailing(seen, (x) => !x.result.success));
-          expect(builder.sameToolRun).toBe(trailing(seen, (x) => x.tool === e.tool));
-          expect(builder.doomLoop(2)?.repetitions ?? 0).toBe(naiveDoomLoop(seen, 2, 6));
-          expect(builder.progressStall()?.actionsDuringStall ?? 0).toBe(naiveStall(seen, memory));
-        });
-      }),
+      fc.property(
+        fc.array(event, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 6 }),
+        (events, memory) => {
+          const builder = new TrajectoryBuilder({ maxCycleLength: 6, noveltyMemory: memory });
+          events.forEach((e, n) => {
+            builder.onEvent(e);
+            const seen = events.slice(0, n + 1);
+            expect(builder.consecutiveErrors).toBe(trailing(seen, (x) => !x.result.success));
+            expect(builder.sameToolRun).toBe(trailing(seen, (x) => x.tool === e.tool));
+            expect(builder.doomLoop(2)?.repetitions ?? 0).toBe(naiveDoomLoop(seen, 2, 6));
+            expect(builder.progressStall()?.actionsDuringStall ?? 0).toBe(naiveStall(seen, memory));
+          });
+        },
+      ),
       { numRuns: 200 },
     );
   });

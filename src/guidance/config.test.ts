@@ -58,10 +58,16 @@ providers:
       ['error_streak', 'error_streak'],
       ['parallel_reminder', 'sequential_when_parallel'],
     ]);
-    expect(options.providers?.[2]).toMatchObject({ cooldownTurns: 10, maxPerTurn: 1, minConfidence: 0.5 });
+    expect(options.providers?.[2]).toMatchObject({
+      cooldownTurns: 10,
+      maxPerTurn: 1,
+      minConfidence: 0.5,
+    });
     expect(options.trajectory).toMatchObject({ window: 32, maxCycleLength: 10 });
     const engine = new GuidanceEngine(options);
-    const fired = [fail('a', {}, 'boom'), fail('b', {}, 'bad'), fail('c', {}, 'worse')].flatMap((e) => engine.onEvent(e));
+    const fired = [fail('a', {}, 'boom'), fail('b', {}, 'bad'), fail('c', {}, 'worse')].flatMap(
+      (e) => engine.onEvent(e),
+    );
     expect(fired.map((g) => g.message)).toEqual(['Diagnose: 3 consecutive errors']);
   });
 
@@ -79,7 +85,13 @@ providers:
           classifier: {
             type: 'any_of',
             classifiers: [
-              { type: 'all_of', classifiers: [{ type: 'doom_loop', minRepetitions: 2 }, { type: 'high_tool_count', threshold: 30 }] },
+              {
+                type: 'all_of',
+                classifiers: [
+                  { type: 'doom_loop', minRepetitions: 2 },
+                  { type: 'high_tool_count', threshold: 30 },
+                ],
+              },
               { type: 'not', classifier: { type: 'progress_stall' } },
               { type: 'single_tool_repeated', ignoreTools: ['read_file'] },
               { type: 'large_output', sizeThreshold: 5 },
@@ -97,29 +109,36 @@ providers:
   });
 
   it('names every bad field by its path', () => {
-    expect(issues({ providers: [{ guidance: 'x', classifier: { type: 'doom_loop', minRepetitions: 1 } }] })).toBe(
-      'invalid test config: /providers/0/classifier/minRepetitions must be >= 2',
-    );
-    expect(issues({ providers: [{ guidance: 'x', classifier: { type: 'doom_loop' }, cooldown: 2 }] })).toMatch(
-      '/providers/0/cooldown is not a known field',
-    );
+    expect(
+      issues({
+        providers: [{ guidance: 'x', classifier: { type: 'doom_loop', minRepetitions: 1 } }],
+      }),
+    ).toBe('invalid test config: /providers/0/classifier/minRepetitions must be >= 2');
+    expect(
+      issues({ providers: [{ guidance: 'x', classifier: { type: 'doom_loop' }, cooldown: 2 }] }),
+    ).toMatch('/providers/0/cooldown is not a known field');
     expect(issues({ providers: [{ guidance: 'x', classifier: { type: 'loop' } }] })).toMatch(
       /\/providers\/0\/classifier\/type must be one of: doom_loop, error_streak/,
     );
     expect(
       issues({
         providers: [
-          { guidance: 'x', classifier: { type: 'any_of', classifiers: [{ type: 'error_streak', threshold: 0 }] } },
+          {
+            guidance: 'x',
+            classifier: { type: 'any_of', classifiers: [{ type: 'error_streak', threshold: 0 }] },
+          },
         ],
       }),
     ).toMatch('/providers/0/classifier/classifiers/0/threshold must be >= 1');
     expect(issues({ providers: [{ guidance: 'x', classifier: 'doom_loop' }] })).toMatch(
       '/providers/0/classifier must be a classifier object',
     );
-    expect(issues({ providers: [{ classifier: { type: 'doom_loop' } }] })).toMatch('/providers/0/guidance is required');
-    expect(issues({ providers: [{ guidance: 'x', classifier: { type: 'all_of', classifiers: [] } }] })).toMatch(
-      '/providers/0/classifier/classifiers must NOT have fewer than 1 items',
+    expect(issues({ providers: [{ classifier: { type: 'doom_loop' } }] })).toMatch(
+      '/providers/0/guidance is required',
     );
+    expect(
+      issues({ providers: [{ guidance: 'x', classifier: { type: 'all_of', classifiers: [] } }] }),
+    ).toMatch('/providers/0/classifier/classifiers must NOT have fewer than 1 items');
     expect(issues({ trajectory: { window: 1 } })).toMatch('/trajectory/window must be >= 8');
     expect(issues({ maxPerEvent: 0, extra: true })).toMatch('/maxPerEvent must be >= 1');
     expect(issues({ maxPerEvent: 0, extra: true })).toMatch('/extra is not a known field');
@@ -134,11 +153,19 @@ providers:
   });
 
   it('builds llm classifiers only with a provider, and keeps them out of composites', () => {
-    const llm = { type: 'llm', question: 'Stuck?', gate: { type: 'progress_stall', stallThreshold: 3 } };
+    const llm = {
+      type: 'llm',
+      question: 'Stuck?',
+      gate: { type: 'progress_stall', stallThreshold: 3 },
+    };
     expect(issues({ providers: [{ guidance: 'x', classifier: llm }] })).toMatch(
       '/providers/0/classifier/type llm needs an LLM provider',
     );
-    const options = compileGuidanceConfig({ providers: [{ guidance: 'x', classifier: llm }] }, 'c', { llm: provider });
+    const options = compileGuidanceConfig(
+      { providers: [{ guidance: 'x', classifier: llm }] },
+      'c',
+      { llm: provider },
+    );
     expect(options.providers?.[0]?.asyncClassifier).toBeInstanceOf(LlmGuidanceClassifier);
     expect(options.providers?.[0]?.asyncClassifier?.name).toBe('llm(m)');
     expect(() =>
@@ -151,8 +178,12 @@ providers:
   });
 
   it('reports unreadable and unparsable files', () => {
-    expect(() => loadGuidanceConfig('/nonexistent/g.yaml')).toThrow(/g.yaml: \(root\) cannot be read \(ENOENT\)/);
-    expect(() => loadGuidanceConfig(file('bad.yaml', 'providers: [\n'))).toThrow(/is not valid YAML/);
+    expect(() => loadGuidanceConfig('/nonexistent/g.yaml')).toThrow(
+      /g.yaml: \(root\) cannot be read \(ENOENT\)/,
+    );
+    expect(() => loadGuidanceConfig(file('bad.yaml', 'providers: [\n'))).toThrow(
+      /is not valid YAML/,
+    );
     expect(() => loadGuidanceConfig(file('bad.json', '{'))).toThrow(/is not valid JSON/);
   });
 });

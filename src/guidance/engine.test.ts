@@ -18,7 +18,10 @@ const firing = (
   name,
   classify: (context) =>
     when(context)
-      ? ClassificationResult.yes(confidence, { reason: `${name} fired`, metadata: { tool: 'bash', n: [1, 2] } })
+      ? ClassificationResult.yes(confidence, {
+          reason: `${name} fired`,
+          metadata: { tool: 'bash', n: [1, 2] },
+        })
       : ClassificationResult.no(),
 });
 const turn = (n: number): TrajectoryEvent => ({ type: 'turn', turn: n });
@@ -26,7 +29,9 @@ const turn = (n: number): TrajectoryEvent => ({ type: 'turn', turn: n });
 describe('GuidanceEngine', () => {
   it('goes from events to the message to inject, in one call per event', () => {
     const engine = new GuidanceEngine({
-      providers: [{ classifier: new ErrorStreakClassifier({ threshold: 2 }), guidance: 'Stop: {reason}.' }],
+      providers: [
+        { classifier: new ErrorStreakClassifier({ threshold: 2 }), guidance: 'Stop: {reason}.' },
+      ],
     });
     expect(engine.onEvent(fail('bash', {}, 'boom', 1))).toEqual([]);
     expect(engine.onEvent(fail('bash', {}, 'boom', 2))).toEqual([
@@ -51,7 +56,9 @@ describe('GuidanceEngine', () => {
       { id: 'second', classifier: firing('b'), guidance: 'B' },
       { id: 'third', classifier: firing('c'), guidance: 'C' },
     ];
-    expect(new GuidanceEngine({ providers }).onEvent(ok('x')).map((g) => g.provider)).toEqual(['first']);
+    expect(new GuidanceEngine({ providers }).onEvent(ok('x')).map((g) => g.provider)).toEqual([
+      'first',
+    ]);
     const two = new GuidanceEngine({ providers, maxPerEvent: 2 });
     expect(two.onEvent(ok('x')).map((g) => g.message)).toEqual(['A', 'B']);
     const all = new GuidanceEngine({ providers, maxPerEvent: 10 });
@@ -77,7 +84,13 @@ describe('GuidanceEngine', () => {
     const engine = new GuidanceEngine({
       providers: [
         { id: 'weak', classifier: firing('w', () => true, 0.4), guidance: 'W' },
-        { id: 'cool', classifier: firing('c'), guidance: 'C', cooldownTurns: 2, maxFiresPerSession: 2 },
+        {
+          id: 'cool',
+          classifier: firing('c'),
+          guidance: 'C',
+          cooldownTurns: 2,
+          maxFiresPerSession: 2,
+        },
       ],
     });
     const turnsFired: number[] = [];
@@ -90,15 +103,20 @@ describe('GuidanceEngine', () => {
 
   it('keeps providers of the same classifier apart by id', () => {
     const providers: GuidanceProvider[] = [
-      { id: 'gentle', classifier: new ErrorStreakClassifier({ threshold: 1 }), guidance: 'g', cooldownTurns: 5 },
+      {
+        id: 'gentle',
+        classifier: new ErrorStreakClassifier({ threshold: 1 }),
+        guidance: 'g',
+        cooldownTurns: 5,
+      },
       { id: 'firm', classifier: new ErrorStreakClassifier({ threshold: 1 }), guidance: 'f' },
     ];
     const engine = new GuidanceEngine({ providers });
     expect(engine.onEvent(fail('a', {}, 'x', 1)).map((g) => g.provider)).toEqual(['gentle']);
     expect(engine.onEvent(fail('a', {}, 'x', 2)).map((g) => g.provider)).toEqual(['firm']);
-    expect(() => new GuidanceEngine({ providers: [providers[0]!, { ...providers[1]!, id: 'gentle' }] })).toThrow(
-      /duplicate id 'gentle'/,
-    );
+    expect(
+      () => new GuidanceEngine({ providers: [providers[0]!, { ...providers[1]!, id: 'gentle' }] }),
+    ).toThrow(/duplicate id 'gentle'/);
   });
 
   it('fills templates from the result, or calls a guidance function', () => {
@@ -110,9 +128,16 @@ describe('GuidanceEngine', () => {
         },
       ],
     });
-    expect(engine.onEvent(ok('a', {}, 'o', 3))[0]?.message).toBe('x/x t3 0.90: x fired; bash 1, 2 {missing}');
+    expect(engine.onEvent(ok('a', {}, 'o', 3))[0]?.message).toBe(
+      'x/x t3 0.90: x fired; bash 1, 2 {missing}',
+    );
     const computed = new GuidanceEngine({
-      providers: [{ classifier: firing('y'), guidance: (result, context) => `${result.reason} after ${context.toolCallCount}` }],
+      providers: [
+        {
+          classifier: firing('y'),
+          guidance: (result, context) => `${result.reason} after ${context.toolCallCount}`,
+        },
+      ],
     });
     expect(computed.onEvent(ok('a'))[0]?.message).toBe('y fired after 1');
   });
@@ -139,9 +164,9 @@ describe('GuidanceEngine', () => {
 
   it('passes event errors to the caller, and keeps working after them', () => {
     const engine = new GuidanceEngine();
-    expect(() => engine.onEvent({ type: 'tool_result', callId: 'x', result: { success: true } })).toThrow(
-      TrajectoryEventError,
-    );
+    expect(() =>
+      engine.onEvent({ type: 'tool_result', callId: 'x', result: { success: true } }),
+    ).toThrow(TrajectoryEventError);
     expect(engine.onEvent(ok('a'))).toEqual([]);
   });
 
@@ -170,7 +195,8 @@ describe('GuidanceEngine', () => {
     const engine = new GuidanceEngine();
     expect(engine.providerIds).toEqual(defaultGuidanceProviders().map((p) => p.classifier!.name));
     const fired = [];
-    for (let i = 0; i < 4; i++) fired.push(...engine.onEvent(fail('bash', { cmd: 'make' }, 'boom')));
+    for (let i = 0; i < 4; i++)
+      fired.push(...engine.onEvent(fail('bash', { cmd: 'make' }, 'boom')));
     expect(fired.map((g) => g.provider)).toEqual(['error_streak', 'single_tool_repeated']);
   });
 });
@@ -186,7 +212,9 @@ describe('GuidanceEngine with an LLM provider', () => {
   });
 
   it('requires onEventAsync, asks the LLM only when no local provider fired', async () => {
-    const llm = asking(() => Promise.resolve(ClassificationResult.yes(0.8, { reason: 'llm says so' })));
+    const llm = asking(() =>
+      Promise.resolve(ClassificationResult.yes(0.8, { reason: 'llm says so' })),
+    );
     const engine = new GuidanceEngine({
       providers: [
         { classifier: firing('local', (c) => c.toolCallCount === 2), guidance: 'local' },
@@ -194,7 +222,9 @@ describe('GuidanceEngine with an LLM provider', () => {
       ],
     });
     expect(() => engine.onEvent(ok('a'))).toThrow(TriageError);
-    expect((await engine.onEventAsync(ok('a'))).map((g) => g.message)).toEqual(['ask: llm says so']);
+    expect((await engine.onEventAsync(ok('a'))).map((g) => g.message)).toEqual([
+      'ask: llm says so',
+    ]);
     expect((await engine.onEventAsync(ok('b'))).map((g) => g.message)).toEqual(['local']);
     expect(llm.calls).toBe(1);
   });
@@ -231,7 +261,8 @@ describe('GuidanceEngine with an LLM provider', () => {
       providers: [{ asyncClassifier: llm, guidance: 'x', cooldownTurns: 1, maxFiresPerSession: 2 }],
     });
     const fired: number[] = [];
-    for (let t = 1; t <= 8; t++) for (const g of await engine.onEventAsync(turn(t))) fired.push(g.turn);
+    for (let t = 1; t <= 8; t++)
+      for (const g of await engine.onEventAsync(turn(t))) fired.push(g.turn);
     expect(fired).toEqual([1, 3]);
     expect(llm.calls).toBe(2);
   });

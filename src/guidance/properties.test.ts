@@ -20,13 +20,17 @@ import type { GuidanceContext, TrajectoryEvent } from './types.js';
 describe('error streak (document 001 property)', () => {
   it('is relevant exactly from the threshold, with confidence that never decreases', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 20 }), (threshold, errors) => {
-        const classifier = new ErrorStreakClassifier({ threshold });
-        const result = classifier.classify(contextWithErrors(errors));
-        expect(result.relevant).toBe(errors >= threshold);
-        const more = classifier.classify(contextWithErrors(errors + 1));
-        expect(more.confidence).toBeGreaterThanOrEqual(result.confidence);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 0, max: 20 }),
+        (threshold, errors) => {
+          const classifier = new ErrorStreakClassifier({ threshold });
+          const result = classifier.classify(contextWithErrors(errors));
+          expect(result.relevant).toBe(errors >= threshold);
+          const more = classifier.classify(contextWithErrors(errors + 1));
+          expect(more.confidence).toBeGreaterThanOrEqual(result.confidence);
+        },
+      ),
     );
   });
 
@@ -41,23 +45,40 @@ describe('error streak (document 001 property)', () => {
 /** Every pattern classifier, with arbitrary valid options. */
 const anyClassifier: fc.Arbitrary<Classifier<GuidanceContext>> = fc.oneof(
   fc
-    .record({ minRepetitions: fc.integer({ min: 2, max: 6 }), minCycleLength: fc.integer({ min: 1, max: 6 }) })
+    .record({
+      minRepetitions: fc.integer({ min: 2, max: 6 }),
+      minCycleLength: fc.integer({ min: 1, max: 6 }),
+    })
     .map((o) => new DoomLoopClassifier(o)),
   fc.integer({ min: 1, max: 10 }).map((threshold) => new ErrorStreakClassifier({ threshold })),
-  fc.integer({ min: 1, max: 10 }).map((stallThreshold) => new ProgressStallClassifier({ stallThreshold })),
   fc
-    .record({ threshold: fc.integer({ min: 1, max: 100 }), warningRatio: fc.double({ min: 0.01, max: 1, noNaN: true }) })
+    .integer({ min: 1, max: 10 })
+    .map((stallThreshold) => new ProgressStallClassifier({ stallThreshold })),
+  fc
+    .record({
+      threshold: fc.integer({ min: 1, max: 100 }),
+      warningRatio: fc.double({ min: 0.01, max: 1, noNaN: true }),
+    })
     .map((o) => new HighToolCountClassifier(o)),
-  fc.integer({ min: 2, max: 10 }).map((threshold) => new SingleToolRepeatedClassifier({ threshold })),
-  fc.integer({ min: 2, max: 10 }).map((threshold) => new SequentialWhenParallelClassifier({ threshold })),
-  fc.integer({ min: 0, max: 100 }).map((sizeThreshold) => new LargeOutputClassifier({ sizeThreshold })),
+  fc
+    .integer({ min: 2, max: 10 })
+    .map((threshold) => new SingleToolRepeatedClassifier({ threshold })),
+  fc
+    .integer({ min: 2, max: 10 })
+    .map((threshold) => new SequentialWhenParallelClassifier({ threshold })),
+  fc
+    .integer({ min: 0, max: 100 })
+    .map((sizeThreshold) => new LargeOutputClassifier({ sizeThreshold })),
   fc.constant(new SensitiveContentClassifier()),
 );
 
 describe('an empty trajectory (document 001 property)', () => {
   it('makes no classifier fire, whatever its options, even after turns without calls', () => {
     const quietEvents = fc.array(
-      fc.oneof(fc.constant<TrajectoryEvent>({ type: 'turn' }), fc.constant<TrajectoryEvent>({ type: 'turn_end' })),
+      fc.oneof(
+        fc.constant<TrajectoryEvent>({ type: 'turn' }),
+        fc.constant<TrajectoryEvent>({ type: 'turn_end' }),
+      ),
       { maxLength: 10 },
     );
     fc.assert(
@@ -89,7 +110,9 @@ const eventStream: fc.Arbitrary<TrajectoryEvent[]> = fc
     for (const { newTurn, tool, success, size } of steps) {
       if (newTurn) events.push({ type: 'turn', turn: ++turn });
       const message = 'x'.repeat(size * 5);
-      events.push(success ? ok(tool, { size }, message, turn) : fail(tool, { size }, message, turn));
+      events.push(
+        success ? ok(tool, { size }, message, turn) : fail(tool, { size }, message, turn),
+      );
     }
     return events;
   });
@@ -140,7 +163,9 @@ describe('engine limits (document 001 properties)', () => {
           }
           for (const provider of providers) {
             const turns = fires.get(provider.id!)!;
-            expect(turns.length).toBeLessThanOrEqual(provider.maxFiresPerSession ?? Number.POSITIVE_INFINITY);
+            expect(turns.length).toBeLessThanOrEqual(
+              provider.maxFiresPerSession ?? Number.POSITIVE_INFINITY,
+            );
             expect(engine.fireCount(provider.id!)).toBe(turns.length);
             const cooldown = provider.cooldownTurns ?? 0;
             for (let i = 1; i < turns.length; i++) {
@@ -148,7 +173,8 @@ describe('engine limits (document 001 properties)', () => {
             }
             const perTurn = new Map<number, number>();
             for (const t of turns) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
-            for (const count of perTurn.values()) expect(count).toBeLessThanOrEqual(provider.maxPerTurn ?? 1);
+            for (const count of perTurn.values())
+              expect(count).toBeLessThanOrEqual(provider.maxPerTurn ?? 1);
           }
         },
       ),

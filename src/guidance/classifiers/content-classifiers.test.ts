@@ -19,14 +19,21 @@ describe('LargeOutputClassifier', () => {
   it('counts characters, not UTF-16 units: ten emoji are ten characters', () => {
     expect(classifier.classify(contextOf([ok('cat', {}, '😀'.repeat(10))])).relevant).toBe(false);
     expect(classifier.classify(contextOf([ok('cat', {}, '😀'.repeat(11))])).relevant).toBe(true);
-    expect(classifier.classify(contextOf([ok('cat', {}, '\ud800'.repeat(11))])).relevant).toBe(true);
+    expect(classifier.classify(contextOf([ok('cat', {}, '\ud800'.repeat(11))])).relevant).toBe(
+      true,
+    );
   });
 
   it('looks only at the last result, and not at pending calls or the value', () => {
     const big = ok('cat', {}, 'x'.repeat(100));
     expect(classifier.classify(contextOf([big, ok('ls', {}, 'a')])).relevant).toBe(false);
     expect(classifier.classify(contextOf([])).relevant).toBe(false);
-    const pending: TrajectoryEvent = { type: 'tool_call', callId: 'p', tool: 'cat', params: { x: 'y'.repeat(99) } };
+    const pending: TrajectoryEvent = {
+      type: 'tool_call',
+      callId: 'p',
+      tool: 'cat',
+      params: { x: 'y'.repeat(99) },
+    };
     expect(classifier.classify(contextOf([ok('ls', {}, 'a'), pending])).relevant).toBe(false);
     const withValue: TrajectoryEvent = {
       type: 'tool_invoked',
@@ -98,7 +105,9 @@ describe('SensitiveContentClassifier', () => {
     expect(stems.classify(pending({ secretary: 'x' })).relevant).toBe(true);
     const short = new SensitiveContentClassifier({ maxScanChars: 20 });
     expect(short.classify(pending({ text: `${'a '.repeat(20)} password` })).relevant).toBe(false);
-    expect(() => new SensitiveContentClassifier({ terms: [] })).toThrow(/terms must NOT have fewer than 1/);
+    expect(() => new SensitiveContentClassifier({ terms: [] })).toThrow(
+      /terms must NOT have fewer than 1/,
+    );
   });
 
   it('survives params of any shape', () => {

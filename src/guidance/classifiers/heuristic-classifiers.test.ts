@@ -5,7 +5,8 @@ import { HighToolCountClassifier } from './high-tool-count.js';
 import { SequentialWhenParallelClassifier } from './sequential-when-parallel.js';
 import { SingleToolRepeatedClassifier } from './single-tool-repeated.js';
 
-const calls = (n: number): TrajectoryEvent[] => Array.from({ length: n }, (_, i) => ok(`t${i % 3}`));
+const calls = (n: number): TrajectoryEvent[] =>
+  Array.from({ length: n }, (_, i) => ok(`t${i % 3}`));
 
 describe('HighToolCountClassifier', () => {
   const classifier = new HighToolCountClassifier({ threshold: 10, warningRatio: 0.8 });
@@ -17,7 +18,10 @@ describe('HighToolCountClassifier', () => {
       confidence: 0.6,
       reason: '8 tool calls approach the limit of 10',
     });
-    expect(classifier.classify(contextOf(calls(10)))).toMatchObject({ relevant: true, confidence: 1 });
+    expect(classifier.classify(contextOf(calls(10)))).toMatchObject({
+      relevant: true,
+      confidence: 1,
+    });
   });
 
   it('counts pending calls too', () => {
@@ -26,9 +30,10 @@ describe('HighToolCountClassifier', () => {
   });
 
   it('never fires on zero calls, even with a tiny warning ratio', () => {
-    expect(new HighToolCountClassifier({ threshold: 1, warningRatio: 0.01 }).classify(contextOf([])).relevant).toBe(
-      false,
-    );
+    expect(
+      new HighToolCountClassifier({ threshold: 1, warningRatio: 0.01 }).classify(contextOf([]))
+        .relevant,
+    ).toBe(false);
     expect(() => new HighToolCountClassifier({ warningRatio: 0 })).toThrow(/warningRatio/);
     expect(() => new HighToolCountClassifier({ warningRatio: 1.5 })).toThrow(/warningRatio/);
   });
@@ -88,17 +93,30 @@ describe('SequentialWhenParallelClassifier', () => {
 
   it('does not count dependent tools, or a turn that is not over yet', () => {
     const withEdit = [ok('read_file', {}, 'a', 1), ok('edit', {}, 'b', 2), ok('grep', {}, 'c', 3)];
-    expect(classifier.classify(contextOf([...withEdit, { type: 'turn_end' }])).relevant).toBe(false);
-    const open: TrajectoryEvent[] = [ok('read_file', {}, 'a', 1), ok('grep', {}, 'b', 2), ok('grep', {}, 'c', 3)];
+    expect(classifier.classify(contextOf([...withEdit, { type: 'turn_end' }])).relevant).toBe(
+      false,
+    );
+    const open: TrajectoryEvent[] = [
+      ok('read_file', {}, 'a', 1),
+      ok('grep', {}, 'b', 2),
+      ok('grep', {}, 'c', 3),
+    ];
     // Turn 3 may still get more calls: only turns 1 and 2 are known to be single-call.
     expect(classifier.classify(contextOf(open)).relevant).toBe(false);
-    expect(classifier.classify(contextOf([...open, { type: 'turn', turn: 4 }])).relevant).toBe(true);
+    expect(classifier.classify(contextOf([...open, { type: 'turn', turn: 4 }])).relevant).toBe(
+      true,
+    );
   });
 
   it('uses the configured tools and threshold', () => {
-    const custom = new SequentialWhenParallelClassifier({ independentTools: ['fetch'], threshold: 2 });
+    const custom = new SequentialWhenParallelClassifier({
+      independentTools: ['fetch'],
+      threshold: 2,
+    });
     expect(custom.classify(contextOf([ok('fetch'), ok('fetch')])).relevant).toBe(true);
     expect(custom.classify(contextOf([ok('grep'), ok('grep')])).relevant).toBe(false);
-    expect(() => new SequentialWhenParallelClassifier({ threshold: 1 })).toThrow(/threshold must be >= 2/);
+    expect(() => new SequentialWhenParallelClassifier({ threshold: 1 })).toThrow(
+      /threshold must be >= 2/,
+    );
   });
 });

@@ -26,7 +26,9 @@ const reply = (json: unknown, text = JSON.stringify(json)): Promise<CompletionRe
 const textReply = (text: string): Promise<CompletionResponse> =>
   Promise.resolve({ text, model: 'tiny-1', latencyMs: 1 });
 const never = (request: CompletionRequest): Promise<CompletionResponse> =>
-  new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason)));
+  new Promise((_, reject) =>
+    request.signal?.addEventListener('abort', () => reject(request.signal?.reason)),
+  );
 
 const QUESTION = 'Is the agent stuck and should it change approach?';
 const stuck: GuidanceContext = contextOf([
@@ -53,31 +55,42 @@ describe('LlmGuidanceClassifier: answers', () => {
     });
     expect(classifier.name).toBe('llm(tiny-1)');
     const [request] = provider.requests;
-    expect(request?.schema).toMatchObject({ type: 'object', required: ['relevant', 'confidence', 'reason'] });
+    expect(request?.schema).toMatchObject({
+      type: 'object',
+      required: ['relevant', 'confidence', 'reason'],
+    });
     expect(request?.timeoutMs).toBe(DEFAULT_LLM_TIMEOUT_MS);
     expect(request?.temperature).toBe(0);
     expect(classifier.stats).toMatchObject({ llmCalls: 1, llmErrors: 0, fallbacks: 0 });
   });
 
   it('does not fire when the model says no, and keeps its reason', async () => {
-    const { result } = classify(() => reply({ relevant: false, confidence: 0.9, reason: 'progressing' }));
+    const { result } = classify(() =>
+      reply({ relevant: false, confidence: 0.9, reason: 'progressing' }),
+    );
     expect(await result).toMatchObject({ relevant: false, reason: 'LLM: progressing' });
   });
 
   it('parses a text answer when the provider returned no parsed JSON', async () => {
-    const { result } = classify(() => textReply('{"relevant": true, "confidence": 0.7, "reason": "loop"}'));
+    const { result } = classify(() =>
+      textReply('{"relevant": true, "confidence": 0.7, "reason": "loop"}'),
+    );
     expect(await result).toMatchObject({ relevant: true, confidence: 0.7 });
   });
 
   it('cuts an over-long reason instead of rejecting the answer', async () => {
-    const { result } = classify(() => reply({ relevant: true, confidence: 0.6, reason: 'r'.repeat(5000) }));
+    const { result } = classify(() =>
+      reply({ relevant: true, confidence: 0.6, reason: 'r'.repeat(5000) }),
+    );
     const answer = await result;
     expect(answer.relevant).toBe(true);
     expect(answer.reason?.length).toBe('LLM: '.length + LLM_REASON_LIMIT);
   });
 
   it('sends a minimal summary: tools, outcomes, normalised errors, never params or output', async () => {
-    const { result, provider } = classify(() => reply({ relevant: false, confidence: 1, reason: 'x' }));
+    const { result, provider } = classify(() =>
+      reply({ relevant: false, confidence: 1, reason: 'x' }),
+    );
     await result;
     const prompt = provider.requests[0]?.messages[0]?.content ?? '';
     expect(prompt).toContain(QUESTION);
@@ -105,7 +118,9 @@ describe('LlmGuidanceClassifier: fails open', () => {
   });
 
   it('on a provider error', async () => {
-    const { result, classifier } = classify(() => Promise.reject(new LlmHttpError('scripted', 503, 'overloaded')));
+    const { result, classifier } = classify(() =>
+      Promise.reject(new LlmHttpError('scripted', 503, 'overloaded')),
+    );
     const answer = await result;
     expect(answer.relevant).toBe(false);
     expect(answer.reason).toContain('LLM error');
@@ -116,10 +131,16 @@ describe('LlmGuidanceClassifier: fails open', () => {
   it('on an answer that is not JSON, or not the verdict schema', async () => {
     const cases: [() => Promise<CompletionResponse>, RegExp][] = [
       [() => textReply('Yes, I think so.'), /not JSON/],
-      [() => reply({ relevant: 'yes', confidence: 0.5, reason: 'x' }), /\/relevant must be boolean/],
+      [
+        () => reply({ relevant: 'yes', confidence: 0.5, reason: 'x' }),
+        /\/relevant must be boolean/,
+      ],
       [() => reply({ relevant: true, confidence: 1.5, reason: 'x' }), /\/confidence must be <= 1/],
       [() => reply({ relevant: true, confidence: 0.5 }), /\/reason is required/],
-      [() => reply({ relevant: true, confidence: 0.5, reason: 'x', extra: 1 }), /\/extra is not a known field/],
+      [
+        () => reply({ relevant: true, confidence: 0.5, reason: 'x', extra: 1 }),
+        /\/extra is not a known field/,
+      ],
       [() => reply(['relevant']), /must be object/],
     ];
     for (const [answer, why] of cases) {
@@ -142,7 +163,9 @@ describe('LlmGuidanceClassifier: fails open', () => {
   it('rejects a bad question or timeout when built', () => {
     const provider = new ScriptedProvider(never);
     expect(() => new LlmGuidanceClassifier({ provider, question: ' ' })).toThrow(/question/);
-    expect(() => new LlmGuidanceClassifier({ provider, question: 'q', timeoutMs: 0 })).toThrow(/timeoutMs/);
+    expect(() => new LlmGuidanceClassifier({ provider, question: 'q', timeoutMs: 0 })).toThrow(
+      /timeoutMs/,
+    );
   });
 });
 
@@ -158,7 +181,10 @@ describe('LlmGuidanceClassifier: gate and cache', () => {
 
     const maybe = ClassificationResult.maybe(0.55, { reason: 'possible stall' });
     const asked = classify(answer, { gate: gate(maybe), trustGateAt: 0.9 });
-    expect(await asked.result).toMatchObject({ relevant: true, metadata: { gate: 'possible stall' } });
+    expect(await asked.result).toMatchObject({
+      relevant: true,
+      metadata: { gate: 'possible stall' },
+    });
     expect(asked.provider.requests).toHaveLength(1);
 
     const sure = ClassificationResult.yes(0.95, { reason: 'certain' });
@@ -169,10 +195,19 @@ describe('LlmGuidanceClassifier: gate and cache', () => {
   });
 
   it('asks once for the same situation when given a cache', async () => {
-    const provider = new ScriptedProvider(() => reply({ relevant: true, confidence: 0.8, reason: 'loop' }));
-    const classifier = new LlmGuidanceClassifier({ provider, question: QUESTION, cache: lruDecisionCache() });
+    const provider = new ScriptedProvider(() =>
+      reply({ relevant: true, confidence: 0.8, reason: 'loop' }),
+    );
+    const classifier = new LlmGuidanceClassifier({
+      provider,
+      question: QUESTION,
+      cache: lruDecisionCache(),
+    });
     await classifier.classify(stuck);
-    expect(await classifier.classify(stuck)).toMatchObject({ relevant: true, metadata: { cached: true } });
+    expect(await classifier.classify(stuck)).toMatchObject({
+      relevant: true,
+      metadata: { cached: true },
+    });
     expect(provider.requests).toHaveLength(1);
   });
 });
@@ -195,7 +230,9 @@ describe('LlmGuidanceClassifier over real HTTP', () => {
           finished = true;
           if (response.destroyed) return;
           response.setHeader('content-type', 'application/json');
-          response.end(JSON.stringify({ text: '{"relevant":true,"confidence":0.75,"reason":"loop"}' }));
+          response.end(
+            JSON.stringify({ text: '{"relevant":true,"confidence":0.75,"reason":"loop"}' }),
+          );
         }, delayMs);
         timers.add(timer);
       });

@@ -38,24 +38,36 @@ describe('DoomLoopClassifier', () => {
   it('does not fire once the loop is broken, on one call repeated, or on a cycle too short', () => {
     expect(classifier.classify(contextOf([...loop(4, ['a', 'b']), ok('c')])).relevant).toBe(false);
     expect(classifier.classify(contextOf(loop(8, ['a']))).relevant).toBe(false);
-    expect(new DoomLoopClassifier({ minCycleLength: 1 }).classify(contextOf(loop(3, ['a'])))).toMatchObject({
+    expect(
+      new DoomLoopClassifier({ minCycleLength: 1 }).classify(contextOf(loop(3, ['a']))),
+    ).toMatchObject({
       relevant: true,
     });
-    expect(new DoomLoopClassifier({ minCycleLength: 3 }).classify(contextOf(loop(4, ['a', 'b']))).relevant).toBe(
-      false,
-    );
+    expect(
+      new DoomLoopClassifier({ minCycleLength: 3 }).classify(contextOf(loop(4, ['a', 'b'])))
+        .relevant,
+    ).toBe(false);
   });
 
   it('does not count calls that differ in more than noise', () => {
-    const events = [ok('read', { path: 'a.ts' }), ok('grep'), ok('read', { path: 'b.ts' }), ok('grep')];
+    const events = [
+      ok('read', { path: 'a.ts' }),
+      ok('grep'),
+      ok('read', { path: 'b.ts' }),
+      ok('grep'),
+    ];
     events.push(ok('read', { path: 'c.ts' }), ok('grep'));
     expect(classifier.classify(contextOf(events)).relevant).toBe(false);
   });
 
   it('rejects options that make no sense, naming the field', () => {
     expect(() => new DoomLoopClassifier({ minRepetitions: 1 })).toThrow(ConfigError);
-    expect(() => new DoomLoopClassifier({ minRepetitions: 1 })).toThrow(/minRepetitions must be >= 2/);
-    expect(() => new DoomLoopClassifier({ cycles: 2 } as never)).toThrow(/cycles is not a known field/);
+    expect(() => new DoomLoopClassifier({ minRepetitions: 1 })).toThrow(
+      /minRepetitions must be >= 2/,
+    );
+    expect(() => new DoomLoopClassifier({ cycles: 2 } as never)).toThrow(
+      /cycles is not a known field/,
+    );
   });
 });
 
@@ -92,8 +104,12 @@ describe('ErrorStreakClassifier', () => {
   });
 
   it('resets on a success, and a threshold of 1 fires on the first error', () => {
-    expect(classifier.classify(contextOf([fail('a'), fail('a'), fail('a'), ok('a')])).relevant).toBe(false);
-    expect(new ErrorStreakClassifier({ threshold: 1 }).classify(contextOf([fail('a')])).relevant).toBe(true);
+    expect(
+      classifier.classify(contextOf([fail('a'), fail('a'), fail('a'), ok('a')])).relevant,
+    ).toBe(false);
+    expect(
+      new ErrorStreakClassifier({ threshold: 1 }).classify(contextOf([fail('a')])).relevant,
+    ).toBe(true);
     expect(() => new ErrorStreakClassifier({ threshold: 0 })).toThrow(/threshold must be >= 1/);
   });
 });
@@ -122,7 +138,10 @@ describe('ProgressStallClassifier', () => {
   it('does not fire on an empty trajectory or with fewer calls than the threshold', () => {
     expect(classifier.classify(contextOf([])).relevant).toBe(false);
     expect(classifier.classify(contextOf([fail('a'), fail('a')])).relevant).toBe(false);
-    expect(new ProgressStallClassifier({ stallThreshold: 2 }).classify(builderOf([fail('a'), fail('a')]).context))
-      .toMatchObject({ relevant: true });
+    expect(
+      new ProgressStallClassifier({ stallThreshold: 2 }).classify(
+        builderOf([fail('a'), fail('a')]).context,
+      ),
+    ).toMatchObject({ relevant: true });
   });
 });
