@@ -71,6 +71,7 @@ describe('SensitiveContentClassifier', () => {
       { cmd: 'cat ~/.aws/credentials' },
       { body: 'my Password is hunter2' },
       { APIKey: 'x' },
+      { headers: { Authorization: 'Bearer x' } },
       { nested: { deeper: [{ privateKey: 'x' }] } },
     ]) {
       expect(fires(params), JSON.stringify(params)).toBe(true);

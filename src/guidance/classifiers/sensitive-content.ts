@@ -25,6 +25,8 @@ export const DEFAULT_SENSITIVE_TERMS: readonly string[] = [
   'token',
   'private key',
   'access key',
+  'authorization',
+  'bearer',
 ];
 
 /** Options of {@link SensitiveContentClassifier}. */
