@@ -122,6 +122,5 @@ export async function runGuidance(file: string, options: GuidanceCommandOptions)
 
 /** Control characters (newlines included) of tool names and reasons shown as spaces. */
 function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: folding them is the point
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
