@@ -10,14 +10,20 @@ import { normaliseParam } from './normalise.js';
  *   folded), so that retries that differ only in a counter, an id, spacing or path spelling match.
  * - The content key hashes a result's message and value.
  *
- * Long strings count by their length, first and last {@link STRING_WINDOW} characters: a hash stays
+ * Long strings count by their length, first and last {@link STRING_WINDOW} characters
+ * ({@link OUTPUT_WINDOW} for outputs): a hash stays
  * bounded in time whatever a tool was given, at the price of treating two huge strings with the
  * same length, head and tail as equal. Nesting deeper than {@link MAX_DEPTH} or beyond
  * {@link MAX_NODES} values counts by shape only, for the same reason.
  */
 
-/** Characters hashed at each end of a long string. */
+/** Characters hashed at each end of a long param string. */
 export const STRING_WINDOW = 1024;
+/**
+ * Characters hashed at each end of a long tool output. Outputs are often large and only feed the
+ * "produced something new" test, where a false "same" costs at most an early stall hint.
+ */
+export const OUTPUT_WINDOW = 256;
 /** Object/array nesting followed. */
 export const MAX_DEPTH = 8;
 /** Values visited per fingerprint. */
@@ -32,11 +38,13 @@ const PRIME_B = 0x01000193 ^ 0x2c1b3c6d;
 let laneA = OFFSET_A;
 let laneB = OFFSET_B;
 let nodes = 0;
+let stringWindow = STRING_WINDOW;
 
-function start(): void {
+function start(windowSize: number): void {
   laneA = OFFSET_A;
   laneB = OFFSET_B;
   nodes = 0;
+  stringWindow = windowSize;
 }
 
 function finish(): number {
@@ -59,18 +67,18 @@ function string(value: string, near: boolean): void {
   unit(0x73); // 's', then the length, so that "ab","c" and "a","bc" differ
   unit(length & 0xffff);
   unit(length >>> 16);
-  if (length <= 2 * STRING_WINDOW) {
+  if (length <= 2 * stringWindow) {
     text(folded, 0, length);
   } else {
-    text(folded, 0, STRING_WINDOW);
-    text(folded, length - STRING_WINDOW, length);
+    text(folded, 0, stringWindow);
+    text(folded, length - stringWindow, length);
   }
 }
 
 function nearString(value: string): string {
-  if (value.length <= 2 * STRING_WINDOW) return normaliseParam(value);
+  if (value.length <= 2 * stringWindow) return normaliseParam(value);
   // Normalise the two ends only: the length is not folded, so huge strings stay distinguishable.
-  return `${normaliseParam(value.slice(0, STRING_WINDOW))}\u0000${normaliseParam(value.slice(-STRING_WINDOW))}`;
+  return `${normaliseParam(value.slice(0, stringWindow))}\u0000${normaliseParam(value.slice(-stringWindow))}`;
 }
 
 function value(input: unknown, near: boolean, depth: number): void {
@@ -125,7 +133,7 @@ function value(input: unknown, near: boolean, depth: number): void {
 
 /** The exact key of a call: tool name and params as given, key order ignored. */
 export function exactCallKey(tool: string, params: unknown): number {
-  start();
+  start(STRING_WINDOW);
   string(tool, false);
   value(params, false, 0);
   return finish();
@@ -133,15 +141,15 @@ export function exactCallKey(tool: string, params: unknown): number {
 
 /** The near key of a call: tool name and params with the noise folded. */
 export function nearCallKey(tool: string, params: unknown): number {
-  start();
+  start(STRING_WINDOW);
   string(tool, false);
   value(params, true, 0);
   return finish();
 }
 
-/** The content key of a result: its message and value as given. */
+/** The content key of a result: its message and value as given ({@link OUTPUT_WINDOW}). */
 export function contentKey(message: string, result: unknown): number {
-  start();
+  start(OUTPUT_WINDOW);
   string(message, false);
   value(result, false, 0);
   return finish();

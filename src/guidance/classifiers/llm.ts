@@ -3,9 +3,11 @@ import type { AsyncClassifier, Classifier } from '../../core/classifier.js';
 import { ConfigError, describeError } from '../../core/errors.js';
 import {
   type DecisionCache,
+  type FallbackContext,
   Hybrid,
   type HybridStats,
   type LlmVerdict,
+  type LocalVerdict,
 } from '../../core/hybrid.js';
 import { ClassificationResult } from '../../core/result.js';
 import { compileConfig } from '../../core/validate.js';
@@ -83,10 +85,18 @@ const SYSTEM_PROMPT =
   'number from 0 to 1, "reason": one short sentence}.';
 
 const ERROR_EXCERPT = 160;
-const UNDECIDED: LlmGuidanceValue = Object.freeze({
-  relevant: false,
-  reason: 'not decided locally',
+// The hybrid's fixed parts, shared by every instance (an instance stays small).
+const UNDECIDED: LocalVerdict<LlmGuidanceValue> = Object.freeze({
+  value: Object.freeze({ relevant: false, reason: 'not decided locally' }),
+  confidence: 0,
 });
+// The gate runs before the hybrid is consulted; once consulted, the local side is unsure.
+const undecided = (): LocalVerdict<LlmGuidanceValue> => UNDECIDED;
+const failOpen = ({ cause, error }: FallbackContext<GuidanceContext, LlmGuidanceValue>) => {
+  const reason = `no guidance (fail open): LLM ${cause}${error ? `: ${error}` : ''}`;
+  return { value: { relevant: false, reason }, confidence: 0, reason };
+};
+const sameRelevance = (a: LlmGuidanceValue, b: LlmGuidanceValue) => a.relevant === b.relevant;
 
 /**
  * Asks a small, fast model whether guidance applies (document 001's `LLMClassifier`), under a
@@ -126,18 +136,14 @@ export class LlmGuidanceClassifier implements AsyncClassifier<GuidanceContext> {
     this.#hybrid = new Hybrid<GuidanceContext, LlmGuidanceValue>(
       {
         name: this.name,
-        // The gate runs before the hybrid is consulted; once consulted, the local side is unsure.
-        local: () => ({ value: UNDECIDED, confidence: 0 }),
+        local: undecided,
         minConfidence: 1,
         timeoutMs,
         llm: (context, _local, signal) => this.#ask(context, signal),
-        fallback: ({ cause, error }) => {
-          const reason = `no guidance (fail open): LLM ${cause}${error ? `: ${error}` : ''}`;
-          return { value: { relevant: false, reason }, confidence: 0, reason };
-        },
+        fallback: failOpen,
         ...(cache ? { cache, cacheKey: (context: GuidanceContext) => this.prompt(context) } : {}),
       },
-      (a, b) => a.relevant === b.relevant,
+      sameRelevance,
     );
   }
 

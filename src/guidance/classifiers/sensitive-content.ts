@@ -58,9 +58,11 @@ interface SharedLexicon {
   readonly scan: LexiconScan;
 }
 
-// A compiled lexicon holds large lookup tables: instances with the same terms share one (and
-// its scan buffer: scans are synchronous), so an instance itself stays a few hundred bytes.
+// A compiled lexicon holds large lookup tables (about 0.5 MB): instances with the same terms
+// share one (and its scan buffer: scans are synchronous), so an instance itself stays a few
+// hundred bytes. The most recent term lists are kept; instances keep their own reference.
 const lexicons = new Map<string, SharedLexicon>();
+const MAX_SHARED_LEXICONS = 16;
 
 function sharedLexicon(terms: readonly string[]): SharedLexicon {
   const key = JSON.stringify(terms);
@@ -68,6 +70,7 @@ function sharedLexicon(terms: readonly string[]): SharedLexicon {
   if (shared === undefined) {
     const lexicon = compileLexicon({ sensitive: terms });
     shared = { lexicon, scan: lexicon.scan('') };
+    if (lexicons.size >= MAX_SHARED_LEXICONS) lexicons.delete(lexicons.keys().next().value!);
     lexicons.set(key, shared);
   }
   return shared;
