@@ -177,6 +177,21 @@ providers:
     ).toThrow('/providers/0/classifier/classifier/type must be a local classifier');
   });
 
+  it('creates the LLM provider of an llm section, for llm classifiers to ask', async () => {
+    const llm = { id: 'local', kind: 'ollama', model: 'qwen3:0.6b', baseUrl: 'http://127.0.0.1:9' };
+    const options = compileGuidanceConfig({
+      llm,
+      providers: [{ guidance: 'x', classifier: { type: 'llm', question: 'Stuck?' } }],
+    });
+    expect(options.llmProvider?.id).toBe('local');
+    expect(options.providers?.[0]?.asyncClassifier?.name).toBe('llm(qwen3:0.6b)');
+    await options.llmProvider?.close();
+    expect(issues({ llm: { ...llm, kind: 'gpt' } })).toMatch(
+      '/llm/kind must be one of: openai, anthropic, ollama',
+    );
+    expect(issues({ llm: { ...llm, apiKey: 'sk-1' } })).toMatch('/llm/apiKey is not a known field');
+  });
+
   it('reports unreadable and unparsable files', () => {
     expect(() => loadGuidanceConfig('/nonexistent/g.yaml')).toThrow(
       /g.yaml: \(root\) cannot be read \(ENOENT\)/,

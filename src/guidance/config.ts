@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { ClassifierConfigSchema } from '../core/cooldown.js';
 import { ConfigError } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
+import { type ConfiguredProvider, createProvider, ProviderConfigSchema } from '../llm/index.js';
 import type { GuidanceEngineOptions, GuidanceProvider } from './engine.js';
 import { TrajectoryOptionsSchema } from './options.js';
 import { buildClassifier, type SpecDependencies } from './spec.js';
@@ -34,10 +35,18 @@ export const GuidanceConfigSchema = Type.Object(
     trajectory: Type.Optional(TrajectoryOptionsSchema),
     /** Most providers that may fire on one event. Default 1. */
     maxPerEvent: Type.Integer({ minimum: 1, default: 1 }),
+    /** The LLM that `llm` classifiers ask (the provider layer's configuration). */
+    llm: Type.Optional(ProviderConfigSchema),
   },
   { additionalProperties: false },
 );
 export type GuidanceConfig = Static<typeof GuidanceConfigSchema>;
+
+/** Engine options built from a configuration, with the LLM provider it created, if any. */
+export interface LoadedGuidanceConfig extends GuidanceEngineOptions {
+  /** Created from the `llm` section; close it when done (it holds connections). */
+  readonly llmProvider?: ConfiguredProvider;
+}
 
 const validate = compileConfig(GuidanceConfigSchema, 'guidance config');
 
@@ -50,10 +59,35 @@ export function compileGuidanceConfig(
   value: unknown,
   source = 'guidance config',
   dependencies: SpecDependencies = {},
-): GuidanceEngineOptions {
+): LoadedGuidanceConfig {
   const config = validate(structuredClone(value), source);
+  // A provider given in code wins over the file's `llm` section.
+  const llmProvider =
+    config.llm && !dependencies.llm
+      ? createProvider(config.llm, { source: `${source} /llm` })
+      : undefined;
+  if (llmProvider) dependencies = { ...dependencies, llm: llmProvider };
+  try {
+    return {
+      maxPerEvent: config.maxPerEvent,
+      ...buildProviders(config, source, dependencies),
+      ...(config.trajectory ? { trajectory: config.trajectory } : {}),
+      ...(llmProvider ? { llmProvider } : {}),
+    };
+  } catch (error) {
+    void llmProvider?.close();
+    throw error;
+  }
+}
+
+function buildProviders(
+  config: GuidanceConfig,
+  source: string,
+  dependencies: SpecDependencies,
+): { providers?: GuidanceProvider[] } {
+  if (config.providers === undefined) return {};
   const ids = new Set<string>();
-  const providers = config.providers?.map((entry, index): GuidanceProvider => {
+  const providers = config.providers.map((entry, index): GuidanceProvider => {
     const path = `/providers/${index}`;
     const built = buildClassifier(entry.classifier, source, `${path}/classifier`, dependencies);
     const id = entry.id ?? built.classifier.name;
@@ -66,11 +100,7 @@ export function compileGuidanceConfig(
       ? { ...limits, id, classifier: built.classifier }
       : { ...limits, id, asyncClassifier: built.classifier };
   });
-  return {
-    maxPerEvent: config.maxPerEvent,
-    ...(providers ? { providers } : {}),
-    ...(config.trajectory ? { trajectory: config.trajectory } : {}),
-  };
+  return { providers };
 }
 
 /**
@@ -80,7 +110,7 @@ export function compileGuidanceConfig(
 export function loadGuidanceConfig(
   path: string,
   dependencies: SpecDependencies = {},
-): GuidanceEngineOptions {
+): LoadedGuidanceConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

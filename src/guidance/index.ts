@@ -29,7 +29,6 @@ export {
   type LlmGuidanceValue,
   type LlmGuidanceVerdict,
   LlmGuidanceVerdictSchema,
-  parseVerdict,
 } from './classifiers/llm.js';
 export {
   ProgressStallClassifier,
@@ -57,6 +56,7 @@ export {
   type GuidanceConfig,
   GuidanceConfigSchema,
   GuidanceProviderSchema,
+  type LoadedGuidanceConfig,
   loadGuidanceConfig,
 } from './config.js';
 export { DEFAULT_GUIDANCE, defaultGuidanceProviders } from './defaults.js';

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
 import { runCli } from '../program.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'triage-guidance-cli-'));
@@ -135,5 +136,49 @@ describe('triage guidance', () => {
     const { code, stderr } = await run(jsonl('t.jsonl', TRAJECTORY), '--config', config);
     expect(code).toBe(2);
     expect(stderr).toContain('/providers/0/classifier/minRepetitions must be >= 2');
+  });
+});
+
+describe('triage guidance with an LLM (fake LLM server)', () => {
+  let fake: FakeLlmServer;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+  });
+  afterAll(() => fake.close());
+
+  it('asks the configured LLM when its gate fires, and fails open when it does not answer', async () => {
+    const config = write(
+      'llm.yaml',
+      [
+        'llm: {id: fake, kind: openai, model: fake-model, maxRetries: 0, baseUrl: "' +
+          fake.openAiBaseUrl +
+          '"}',
+        'providers:',
+        '  - id: stuck',
+        '    guidance: "Change approach: {reason}"',
+        '    classifier:',
+        '      type: llm',
+        '      question: Is the agent stuck?',
+        '      gate: {type: error_streak, threshold: 2}',
+        '',
+      ].join('\n'),
+    );
+    fake.script(
+      { json: { relevant: true, confidence: 0.9, reason: 'same failure' } },
+      { hang: true },
+    );
+    const { code, stdout } = await run(jsonl('t.jsonl', TRAJECTORY), '--config', config, '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    // Turn 3: the gate fires, the LLM confirms. Turn 4: the LLM hangs; no guidance, no error.
+    expect(report.guidance).toEqual([
+      expect.objectContaining({
+        turn: 3,
+        provider: 'stuck',
+        message: 'Change approach: LLM: same failure',
+      }),
+    ]);
+    expect(fake.chatRequests.length).toBeGreaterThanOrEqual(2);
+    expect(fake.chatRequests[1]?.outcome).toBe('client-aborted');
   });
 });

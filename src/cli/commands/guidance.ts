@@ -4,6 +4,7 @@ import type { ClassifierFailure } from '../../core/run.js';
 import {
   GuidanceEngine,
   type GuidanceEngineOptions,
+  type LoadedGuidanceConfig,
   loadGuidanceConfig,
   parseTrajectoryEvent,
   TrajectoryEventError,
@@ -42,7 +43,19 @@ export function registerGuidance(program: Command): void {
 
 /** Replays `file` through a guidance engine and prints what fired. */
 export async function runGuidance(file: string, options: GuidanceCommandOptions): Promise<void> {
-  const config: GuidanceEngineOptions = options.config ? loadGuidanceConfig(options.config) : {};
+  const config: LoadedGuidanceConfig = options.config ? loadGuidanceConfig(options.config) : {};
+  try {
+    await replay(file, config, options);
+  } finally {
+    await config.llmProvider?.close();
+  }
+}
+
+async function replay(
+  file: string,
+  config: GuidanceEngineOptions,
+  options: GuidanceCommandOptions,
+): Promise<void> {
   let line = 0;
   const failures: { line: number; provider: string; error: string }[] = [];
   const onError = (failure: ClassifierFailure) => {

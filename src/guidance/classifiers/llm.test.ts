@@ -1,10 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { lruDecisionCache } from '../../core/decision-cache.js';
 import { ClassificationResult } from '../../core/result.js';
-import { LlmHttpError } from '../../llm/errors.js';
-import type { CompletionRequest, CompletionResponse, LlmProvider } from '../../llm/types.js';
+import {
+  type CompletionRequest,
+  type CompletionResponse,
+  type ConfiguredProvider,
+  createProvider,
+  LlmHttpError,
+  type LlmProvider,
+} from '../../llm/index.js';
+import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
 import { contextOf, fail, ok } from '../guidance.test-helpers.js';
 import type { GuidanceContext } from '../types.js';
 import { DEFAULT_LLM_TIMEOUT_MS, LLM_REASON_LIMIT, LlmGuidanceClassifier } from './llm.js';
@@ -130,7 +135,7 @@ describe('LlmGuidanceClassifier: fails open', () => {
 
   it('on an answer that is not JSON, or not the verdict schema', async () => {
     const cases: [() => Promise<CompletionResponse>, RegExp][] = [
-      [() => textReply('Yes, I think so.'), /not JSON/],
+      [() => textReply('Yes, I think so.'), /reply contains no JSON object/],
       [
         () => reply({ relevant: 'yes', confidence: 0.5, reason: 'x' }),
         /\/relevant must be boolean/,
@@ -212,75 +217,79 @@ describe('LlmGuidanceClassifier: gate and cache', () => {
   });
 });
 
-describe('LlmGuidanceClassifier over real HTTP', () => {
-  // A loopback server standing in for a model endpoint until the fake LLM server lands, and a
-  // provider that calls it with fetch: the timeout must abort a real socket.
-  let server: Server;
-  let base = '';
-  let delayMs = 0;
-  let closedEarly = 0;
-  const timers = new Set<NodeJS.Timeout>();
+describe('LlmGuidanceClassifier over real HTTP (fake LLM server)', () => {
+  let fake: FakeLlmServer;
+  const providers: ConfiguredProvider[] = [];
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      let finished = false;
-      request.on('data', () => {});
-      request.on('end', () => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          finished = true;
-          if (response.destroyed) return;
-          response.setHeader('content-type', 'application/json');
-          response.end(
-            JSON.stringify({ text: '{"relevant":true,"confidence":0.75,"reason":"loop"}' }),
-          );
-        }, delayMs);
-        timers.add(timer);
-      });
-      response.on('close', () => {
-        if (!finished) closedEarly++;
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    fake = await startFakeLlm();
+  });
+  afterEach(() => {
+    fake.reset();
   });
   afterAll(async () => {
-    for (const timer of timers) clearTimeout(timer);
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.all(providers.map((p) => p.close()));
+    await fake.close();
   });
-
-  const httpProvider: LlmProvider = {
-    id: 'loopback',
-    model: 'loop-1',
-    async complete(request) {
-      const started = performance.now();
-      const response = await fetch(`${base}/complete`, {
-        method: 'POST',
-        body: JSON.stringify({ system: request.system, messages: request.messages }),
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
-      const { text } = (await response.json()) as { text: string };
-      return { text, model: 'loop-1', latencyMs: performance.now() - started };
-    },
+  const provider = (kind: 'openai' | 'anthropic' | 'ollama') => {
+    const p = createProvider({
+      id: `fake-${kind}`,
+      kind,
+      baseUrl: kind === 'openai' ? fake.openAiBaseUrl : fake.url,
+      model: 'fake-model',
+      maxRetries: 0,
+    });
+    providers.push(p);
+    return new LlmGuidanceClassifier({ provider: p, question: QUESTION });
   };
 
-  it('answers through the network', async () => {
-    delayMs = 0;
-    const classifier = new LlmGuidanceClassifier({ provider: httpProvider, question: QUESTION });
-    expect(await classifier.classify(stuck)).toMatchObject({ relevant: true, confidence: 0.75 });
-  });
+  for (const kind of ['openai', 'anthropic', 'ollama'] as const) {
+    it(`asks for the verdict schema and reads the answer (${kind})`, async () => {
+      fake.script({
+        json: { relevant: true, confidence: 0.75, reason: 'the same test fails each time' },
+      });
+      expect(await provider(kind).classify(stuck)).toMatchObject({
+        relevant: true,
+        confidence: 0.75,
+        reason: 'LLM: the same test fails each time',
+        metadata: { source: 'llm' },
+      });
+      const [request] = fake.chatRequests;
+      expect(request?.schema).toMatchObject({ required: ['relevant', 'confidence', 'reason'] });
+      expect(request?.prompt).toContain(QUESTION);
+      expect(request?.prompt).not.toContain('TOKEN=abc');
+    });
+  }
 
-  it('gives up at 500 ms on a slow model, closes the connection, and fails open', async () => {
-    delayMs = 3000;
-    const classifier = new LlmGuidanceClassifier({ provider: httpProvider, question: QUESTION });
+  it('gives up at 500 ms on a model that hangs, closes the connection, and fails open', async () => {
+    fake.script({ hang: true });
+    const classifier = provider('openai');
     const started = performance.now();
     const answer = await classifier.classify(stuck);
     const elapsed = performance.now() - started;
     expect(answer.relevant).toBe(false);
-    expect(answer.reason).toMatch(/timeout/);
+    expect(answer.reason).toMatch(/^no guidance \(fail open\): LLM timeout/);
     expect(elapsed).toBeGreaterThanOrEqual(DEFAULT_LLM_TIMEOUT_MS - 5);
     expect(elapsed).toBeLessThan(2500);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(closedEarly).toBe(1);
+    await fake.whenAborted(1);
+    expect(fake.chatRequests[0]?.outcome).toBe('client-aborted');
+    expect(classifier.stats).toMatchObject({ llmTimeouts: 1, fallbacks: 1 });
+  });
+
+  it('fails open on an HTTP error and on a reply that is not the verdict', async () => {
+    fake.script({ status: 503, error: 'overloaded' }, { raw: '{"choices": [' }, 'no idea', {
+      json: { relevant: 'maybe', confidence: 0.5, reason: 'x' },
+    });
+    const classifier = provider('openai');
+    const reasons = [];
+    for (let i = 0; i < 4; i++) {
+      const answer = await classifier.classify(stuck);
+      expect(answer.relevant).toBe(false);
+      reasons.push(answer.reason);
+    }
+    expect(reasons[0]).toMatch(/LLM error: .*HTTP 503/);
+    expect(reasons[1]).toMatch(/LLM error/);
+    expect(reasons[2]).toMatch(/reply contains no JSON object/);
+    expect(reasons[3]).toMatch(/\/relevant must be boolean/);
+    expect(classifier.stats).toMatchObject({ llmCalls: 4, llmErrors: 4, fallbacks: 4 });
   });
 });

@@ -10,9 +10,7 @@ import {
   type LocalVerdict,
 } from '../../core/hybrid.js';
 import { ClassificationResult } from '../../core/result.js';
-import { compileConfig } from '../../core/validate.js';
-import { LlmInvalidOutputError } from '../../llm/errors.js';
-import type { CompletionResponse, JsonSchema, LlmProvider } from '../../llm/types.js';
+import { askJson, type LlmProvider } from '../../llm/index.js';
 import type { GuidanceContext } from '../types.js';
 
 /** The LLM's answer. Sent as the structured-output schema, and checked again on receipt. */
@@ -28,11 +26,8 @@ export const LlmGuidanceVerdictSchema = Type.Object(
   { additionalProperties: false },
 );
 export type LlmGuidanceVerdict = Static<typeof LlmGuidanceVerdictSchema>;
-const validateVerdict = compileConfig(LlmGuidanceVerdictSchema, 'guidance verdict');
-// The same schema as a plain JSON Schema object, as the provider contract takes it.
-const VERDICT_JSON_SCHEMA: JsonSchema = JSON.parse(JSON.stringify(LlmGuidanceVerdictSchema));
 
-/** Longest reason kept from the model; cut before it is used, never rejected for length. */
+/** Longest reason kept from the model; cut, never rejected for length. */
 export const LLM_REASON_LIMIT = 300;
 /** The document's strict timeout of the LLM classifier. */
 export const DEFAULT_LLM_TIMEOUT_MS = 500;
@@ -216,53 +211,18 @@ export class LlmGuidanceClassifier implements AsyncClassifier<GuidanceContext> {
 
   async #ask(context: GuidanceContext, signal: AbortSignal): Promise<LlmVerdict<LlmGuidanceValue>> {
     const { provider, model, maxTokens } = this.#options;
-    const response = await provider.complete({
+    // askJson reads JSON from the reply text where the provider gave none, and validates it.
+    const verdict = await askJson(provider, {
       system: SYSTEM_PROMPT,
-      messages: [{ role: 'user', content: this.prompt(context) }],
-      schema: VERDICT_JSON_SCHEMA,
+      prompt: this.prompt(context),
+      schema: LlmGuidanceVerdictSchema,
       schemaName: 'guidance_verdict',
       maxTokens: maxTokens ?? 200,
-      temperature: 0,
       signal,
       timeoutMs: this.#hybrid.policy.timeoutMs,
       ...(model ? { model } : {}),
     });
-    const verdict = parseVerdict(response, provider.id);
-    return {
-      value: { relevant: verdict.relevant, reason: verdict.reason || 'no reason given' },
-      confidence: verdict.confidence,
-    };
-  }
-}
-
-/**
- * The verdict of a reply: its parsed JSON, or its text parsed as JSON, checked against
- * {@link LlmGuidanceVerdictSchema} after the reason is cut to {@link LLM_REASON_LIMIT}.
- */
-export function parseVerdict(response: CompletionResponse, providerId: string): LlmGuidanceVerdict {
-  let json = response.json;
-  if (json === undefined) {
-    try {
-      json = JSON.parse(response.text);
-    } catch {
-      throw new LlmInvalidOutputError(providerId, 'guidance verdict is not JSON');
-    }
-  }
-  if (
-    typeof json === 'object' &&
-    json !== null &&
-    typeof (json as { reason?: unknown }).reason === 'string'
-  ) {
-    const reason = (json as { reason: string }).reason;
-    if (reason.length > LLM_REASON_LIMIT)
-      json = { ...json, reason: reason.slice(0, LLM_REASON_LIMIT) };
-  }
-  try {
-    return validateVerdict(json);
-  } catch (error) {
-    throw new LlmInvalidOutputError(
-      providerId,
-      error instanceof ConfigError ? error.message : describeError(error),
-    );
+    const reason = verdict.reason.trim().slice(0, LLM_REASON_LIMIT) || 'no reason given';
+    return { value: { relevant: verdict.relevant, reason }, confidence: verdict.confidence };
   }
 }
