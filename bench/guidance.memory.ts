@@ -82,26 +82,23 @@ rows.push({
   bytes: Math.round(perInstance(() => new TrajectoryBuilder(), 2_000)),
   per: 'session',
 });
+/** Bytes retained per session after replaying the 1,000-call session into it. */
+const afterSession = (make: () => { onEvent(event: (typeof session)[number]): unknown }) =>
+  Math.round(
+    perInstance(() => {
+      const target = make();
+      for (const event of session) target.onEvent(event);
+      return target;
+    }, 200),
+  );
 rows.push({
   name: 'trajectory after 1,000 calls',
-  bytes: Math.round(
-    perInstance(() => {
-      const builder = new TrajectoryBuilder();
-      for (const event of session) builder.onEvent(event);
-      return builder;
-    }, 200),
-  ),
+  bytes: afterSession(() => new TrajectoryBuilder()),
   per: 'session (outputs not counted: they are the caller’s strings)',
 });
 rows.push({
   name: 'engine after 1,000 calls',
-  bytes: Math.round(
-    perInstance(() => {
-      const engine = new GuidanceEngine();
-      for (const event of session) engine.onEvent(event);
-      return engine;
-    }, 200),
-  ),
+  bytes: afterSession(() => new GuidanceEngine()),
   per: 'session, default providers included',
 });
 

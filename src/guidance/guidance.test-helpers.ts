@@ -18,37 +18,38 @@ export function contextOf(events: readonly TrajectoryEvent[]): GuidanceContext {
   return builderOf(events).context;
 }
 
-/** A successful call and its result in one event. */
-export function ok(
+/** A call and its result in one event. */
+function invoked(
+  success: boolean,
   tool: string,
-  params: Record<string, unknown> = {},
-  message = 'ok',
-  turn?: number,
+  params: Record<string, unknown>,
+  message: string,
+  turn: number | undefined,
 ): ToolInvokedEvent {
   return {
     type: 'tool_invoked',
     tool,
     params,
-    result: { success: true, message },
+    result: { success, message },
     ...(turn === undefined ? {} : { turn }),
   };
 }
 
+/** A successful call and its result in one event. */
+export const ok = (
+  tool: string,
+  params: Record<string, unknown> = {},
+  message = 'ok',
+  turn?: number,
+) => invoked(true, tool, params, message, turn);
+
 /** A failed call and its result in one event. */
-export function fail(
+export const fail = (
   tool: string,
   params: Record<string, unknown> = {},
   message = 'failed',
   turn?: number,
-): ToolInvokedEvent {
-  return {
-    type: 'tool_invoked',
-    tool,
-    params,
-    result: { success: false, message },
-    ...(turn === undefined ? {} : { turn }),
-  };
-}
+) => invoked(false, tool, params, message, turn);
 
 /** document 001's `build_context_with_errors(count)`: `count` failures after one success. */
 export function contextWithErrors(count: number): GuidanceContext {
