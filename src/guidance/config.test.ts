@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -190,6 +190,24 @@ providers:
       '/llm/kind must be one of: openai, anthropic, ollama',
     );
     expect(issues({ llm: { ...llm, apiKey: 'sk-1' } })).toMatch('/llm/apiKey is not a known field');
+    expect(issues({ llm: { ...llm, apiKeyEnv: 'TRIAGE_TEST_UNSET_KEY' } })).toBe(
+      'invalid test config: /llm/apiKeyEnv environment variable TRIAGE_TEST_UNSET_KEY is not set',
+    );
+  });
+
+  it('accepts the example of docs/guidance.md', () => {
+    const doc = readFileSync(new URL('../../docs/guidance.md', import.meta.url), 'utf8');
+    const yaml = doc.slice(
+      doc.indexOf('```yaml') + 7,
+      doc.indexOf('```', doc.indexOf('```yaml') + 7),
+    );
+    const options = loadGuidanceConfig(file('doc.yaml', yaml), { llm: provider });
+    expect(options.providers?.map((p) => p.id)).toEqual([
+      'doom_loop_breaker',
+      'diagnostics',
+      'stuck',
+      'parallel_reminder',
+    ]);
   });
 
   it('reports unreadable and unparsable files', () => {

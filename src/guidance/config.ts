@@ -7,7 +7,7 @@ import { compileConfig } from '../core/validate.js';
 import { type ConfiguredProvider, createProvider, ProviderConfigSchema } from '../llm/index.js';
 import type { GuidanceEngineOptions, GuidanceProvider } from './engine.js';
 import { TrajectoryOptionsSchema } from './options.js';
-import { buildClassifier, type SpecDependencies } from './spec.js';
+import { buildClassifier, rebase, type SpecDependencies } from './spec.js';
 
 /** One provider in a configuration file. */
 export const GuidanceProviderSchema = Type.Object(
@@ -62,10 +62,7 @@ export function compileGuidanceConfig(
 ): LoadedGuidanceConfig {
   const config = validate(structuredClone(value), source);
   // A provider given in code wins over the file's `llm` section.
-  const llmProvider =
-    config.llm && !dependencies.llm
-      ? createProvider(config.llm, { source: `${source} /llm` })
-      : undefined;
+  const llmProvider = config.llm && !dependencies.llm ? llmFrom(config.llm, source) : undefined;
   if (llmProvider) dependencies = { ...dependencies, llm: llmProvider };
   try {
     return {
@@ -77,6 +74,14 @@ export function compileGuidanceConfig(
   } catch (error) {
     void llmProvider?.close();
     throw error;
+  }
+}
+
+function llmFrom(config: unknown, source: string): ConfiguredProvider {
+  try {
+    return createProvider(config, { source });
+  } catch (error) {
+    throw rebase(error, source, '/llm');
   }
 }
 
