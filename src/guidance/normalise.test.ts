@@ -1,5 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ERROR_MESSAGE_LIMIT, normaliseErrorMessage, normaliseParam } from './normalise.js';
+import {
+  ERROR_MESSAGE_LIMIT,
+  foldParamNoise,
+  normaliseErrorMessage,
+  normaliseParam,
+} from './normalise.js';
 
 describe('normaliseErrorMessage', () => {
   it('folds paths, numbers, ids and URLs, so retries of one error compare equal', () => {
@@ -45,5 +51,27 @@ describe('normaliseParam', () => {
     expect(normaliseParam('curl localhost:8080/v2')).toBe('curl localhost:#/#');
     expect(normaliseParam('id 3f2a9c1e-0b1d-4c2e-9f00-123456789abc')).toBe('id #');
     expect(normaliseParam('ls\n\t-la')).toBe('ls -la');
+  });
+});
+
+describe('normaliseParam fast path', () => {
+  it('skips only strings the replacements would leave unchanged (property)', () => {
+    const piece = fc.constantFrom(
+      ...'ab /.\\-_:=\'"(,\t\n1fAF'.split(''),
+      'dead',
+      'beef',
+      '0000',
+      '  ',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')),
+        (value) => {
+          expect(normaliseParam(value)).toBe(foldParamNoise(value));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(normaliseParam('deadbeef-dead-beef-dead-beefdeadbeef')).toBe('#');
   });
 });

@@ -43,12 +43,22 @@ const TRAILING_SLASH = /([^\s/])\/(?=\s|$)/g;
 // A word with a digit in it (`42`, `v2`, `file1`, `3f9a0c`): counters, ports, ids, line numbers.
 const DIGIT_WORD = /[A-Za-z_]*\d[\w]*/g;
 
+// Anything one of the replacements below would change. Most params (`src`, `npm test`, a search
+// pattern) have none of it, and skip the replacement chain and its allocations.
+const PARAM_NOISE =
+  /[\d\\]|\/\/|(?:^|[\s/=:"'(,])\.\/|[^\S ]| {2}|^ | $|[^\s/]\/(?=\s|$)|[0-9a-f]{8}-[0-9a-f]{4}-/i;
+
 /**
  * A string parameter with its noise folded, for near-repeat detection: white space collapses,
  * path spelling is normalised (`./src//a/` = `src/a`, `\` = `/`), and ids and words with digits
  * become `#`. Unlike error messages, paths are kept: reading another file is another action.
  */
 export function normaliseParam(value: string): string {
+  return PARAM_NOISE.test(value) ? foldParamNoise(value) : value;
+}
+
+/** The replacements of {@link normaliseParam}, always applied (exported for its tests). */
+export function foldParamNoise(value: string): string {
   return value
     .replace(BACKSLASH, '/')
     .replace(REPEATED_SLASH, '/')
