@@ -166,6 +166,28 @@ describe('TrajectoryBuilder: turns', () => {
     expect(builder.turnCount).toBe(2);
   });
 
+  it('starts a new turn for a call after turn_end, with or without turn information', () => {
+    const implicit = builderOf([
+      ok('grep'),
+      { type: 'turn_end' },
+      ok('grep'),
+      { type: 'turn_end' },
+    ]);
+    expect(turns(implicit).map((t) => t?.calls)).toEqual([1, 1]);
+    const explicit = builderOf([
+      { type: 'turn' },
+      call('a', 'grep'),
+      call('b', 'grep'),
+      { type: 'turn_end' },
+      call('c', 'grep'),
+      { type: 'turn_end' },
+    ]);
+    expect(turns(explicit)).toEqual([
+      { turn: 1, calls: 2, firstTool: 'grep' },
+      { turn: 2, calls: 1, firstTool: 'grep' },
+    ]);
+  });
+
   it('reopens a finished turn when another of its calls arrives', () => {
     const builder = builderOf([call('a', 'grep', 1), result('a'), call('b', 'read_file', 1)]);
     expect(turns(builder)).toEqual([]);

@@ -78,6 +78,7 @@ export class TrajectoryBuilder implements Trajectory {
   #openCalls = 0;
   #openFirstTool: string | undefined;
   #explicitTurns = false;
+  #endedByTurnEnd = false;
   readonly #finishedTurns: Int32Array;
   readonly #finishedCalls: Int32Array;
   readonly #finishedTools: (string | undefined)[];
@@ -134,8 +135,8 @@ export class TrajectoryBuilder implements Trajectory {
         this.#onTurn(event.turn);
         return undefined;
       case 'turn_end':
-        this.#explicitTurns = true;
         this.#finishTurn();
+        this.#endedByTurnEnd = true;
         return undefined;
       case 'tool_call': {
         const call = this.#request(
@@ -348,17 +349,21 @@ export class TrajectoryBuilder implements Trajectory {
       this.#explicitTurns = true;
       if (turn > this.#currentTurn || this.#turnCount === 0) this.#startTurn(turn);
       else this.#reopenTurn();
-    } else if (this.#explicitTurns) {
-      if (this.#turnCount === 0) this.#startTurn(1);
-      else this.#reopenTurn();
-    } else if (!this.#turnOpen) {
-      // No turn information at all: calls requested before any result share a turn.
+    } else if (this.#turnOpen) {
+      // Joins the open turn.
+    } else if (this.#endedByTurnEnd || !this.#explicitTurns || this.#turnCount === 0) {
+      // After a turn_end, or without turn information (calls requested before any result share
+      // a turn), a call without a turn starts the next one.
       this.#startTurn(this.#currentTurn + 1);
+    } else {
+      // Explicit turns: a late call of the current turn, finished early by a result.
+      this.#reopenTurn();
     }
   }
 
   #startTurn(turn: number): void {
     this.#finishTurn();
+    this.#endedByTurnEnd = false;
     this.#currentTurn = turn;
     this.#turnCount++;
     this.#turnOpen = true;
@@ -380,6 +385,7 @@ export class TrajectoryBuilder implements Trajectory {
       this.#openFirstTool = undefined;
     }
     this.#turnOpen = true;
+    this.#endedByTurnEnd = false;
   }
 
   #finishTurn(): void {
