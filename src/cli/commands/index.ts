@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerCapabilities } from './capabilities.js';
 import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
+import { registerGuidance } from './guidance.js';
 import { registerLlm } from './llm.js';
 
 /** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
@@ -13,4 +14,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerLlm,
   registerContext,
   registerCapabilities,
+  registerGuidance,
 ];
