@@ -6,6 +6,7 @@ export * from './capabilities/index.js';
 export * from './context/index.js';
 export * from './core/index.js';
 export * from './eval/index.js';
+export * from './guidance/index.js';
 export * from './llm/index.js';
 export * from './server/index.js';
 export * from './text/index.js';

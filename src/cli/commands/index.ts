@@ -3,6 +3,7 @@ import { registerBench } from './bench.js';
 import { registerCapabilities } from './capabilities.js';
 import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
+import { registerGuidance } from './guidance.js';
 import { registerLlm } from './llm.js';
 
 /** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
@@ -14,5 +15,6 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerLlm,
   registerContext,
   registerCapabilities,
+  registerGuidance,
   registerBench,
 ];
