@@ -65,8 +65,8 @@ export function loadClassifier(dir: string, stock = false): PipelineClassifier {
   };
   const outputSchema = composeOutputSchema(shape, false);
   const backendSchema = composeOutputSchema(shape, true);
+  // The backend schema only relaxes the validation schema, so compiling the latter checks both.
   const validate = compile(outputSchema, source);
-  compile(backendSchema, source);
   const knownFields = new Set(Object.keys(outputSchema.properties as object));
   const checker: OutputChecker = { allowedTools: shape.allowedTools, knownFields, validate };
   const fallback = checkFallback(checker, manifest, source);

@@ -178,12 +178,14 @@ function prepareHistory(
   for (let i = list.length - 2; i >= 0; i--) {
     const message = list[i] as PipelineMessage;
     if (message.role === 'system' || message.role === 'developer') continue;
-    const content = sanitizeText(contentText(message.content));
-    if (content.trim().length === 0) continue;
+    const raw = contentText(message.content);
     if (kept.length >= limits.historyMessages || budget <= 0 || truncated) {
-      omitted++;
+      // Not shown: counted, but not sanitised (a long conversation costs nothing extra).
+      if (raw.trim().length > 0) omitted++;
       continue;
     }
+    const content = sanitizeText(raw);
+    if (content.trim().length === 0) continue;
     if (content.length <= budget) {
       kept.push({ role: message.role, content });
       budget -= content.length;

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { LRUCache } from 'lru-cache';
 import { CERTAINTY_TAGS } from '../core/certainty.js';
 import { describeAjvErrors } from '../core/validate.js';
 import type { JsonSchema } from '../llm/types.js';
@@ -70,12 +71,20 @@ const ajv = new Ajv({
   logger: false,
 });
 
+/** Compiled validators by schema text: a pipeline rebuilt with the same classifiers compiles nothing. */
+const compiled = new LRUCache<string, ValidateFunction>({ max: 256 });
+
 /** Compiles a schema, or returns ajv's complaint about it. */
 export function compileOutputSchema(
   schema: JsonSchema,
 ): { validate: ValidateFunction; error?: undefined } | { validate?: undefined; error: string } {
+  const key = JSON.stringify(schema);
+  const known = compiled.get(key);
+  if (known) return { validate: known };
   try {
-    return { validate: ajv.compile(schema) };
+    const validate = ajv.compile(schema);
+    compiled.set(key, validate);
+    return { validate };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
