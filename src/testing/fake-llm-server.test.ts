@@ -192,6 +192,29 @@ describe('Anthropic messages', () => {
     expect(text).toBe('One two three four.');
   });
 
+  it('streams a forced tool call as input_json_delta events', async () => {
+    fake.script({ json: { label: 'a fairly long label value', score: 0.5 } });
+    const res = await post(
+      '/v1/messages',
+      messages({
+        stream: true,
+        tools: [{ name: 'answer', input_schema: { type: 'object' } }],
+        tool_choice: { type: 'tool', name: 'answer' },
+      }),
+    );
+    const events = sse(res.text).map((e) => JSON.parse(e.data));
+    expect(events[1]).toMatchObject({
+      content_block: { type: 'tool_use', name: 'answer', input: {} },
+    });
+    const deltas = events.filter((e) => e.type === 'content_block_delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(JSON.parse(deltas.map((e) => e.delta.partial_json).join(''))).toEqual({
+      label: 'a fairly long label value',
+      score: 0.5,
+    });
+    expect(events.find((e) => e.type === 'message_delta').delta.stop_reason).toBe('tool_use');
+  });
+
   it('sends Anthropic-style error bodies', async () => {
     fake.script({ status: 529, error: 'Overloaded' });
     const res = await post('/v1/messages', messages());

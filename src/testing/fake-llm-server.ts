@@ -232,7 +232,8 @@ export class FakeLlmServer {
     this.#records.push(record);
     const controller = new AbortController();
     res.on('close', () => {
-      controller.abort();
+      // Stops the delivery timers of an unfinished response (an abort is not free: skip it).
+      if (!res.writableFinished) controller.abort();
       if (record.outcome !== 'pending') return this.#notify();
       const outcome: FakeRequestOutcome = res.writableFinished
         ? 'completed'
