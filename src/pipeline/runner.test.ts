@@ -169,9 +169,7 @@ describe('worker pool', () => {
       source: 'fallback',
       reason: 'error',
       attempts: 2,
-      error: expect.stringMatching(
-        /c_four: output does not match the schema: \/label must be string/,
-      ),
+      error: expect.stringMatching(/LlmInvalidOutputError: test: .*\/label must be string/),
     });
   });
 

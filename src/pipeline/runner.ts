@@ -3,6 +3,7 @@ import { certaintyScore } from '../core/certainty.js';
 import { withDeadline } from '../core/deadline.js';
 import { DecisionTimeoutError, describeError } from '../core/errors.js';
 import { Hybrid } from '../core/hybrid.js';
+import { askJson } from '../llm/ask.js';
 import { LlmInvalidOutputError } from '../llm/errors.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { ClassifierRun } from './aggregate.js';
@@ -189,7 +190,9 @@ async function askOnce(
 ): Promise<ClassifierOutput> {
   const { classifier } = task;
   const { runner, provider } = env;
-  const response = await provider.complete({
+  // askJson parses the reply (fences and prose stripped where the backend ignored the schema)
+  // and validates it against the backend schema; checkOutput then repairs and validates strictly.
+  const value = await askJson(provider, {
     system: classifier.systemPrompt,
     messages: [{ role: 'user', content: task.conversation }],
     schema: classifier.backendSchema,
@@ -201,12 +204,8 @@ async function askOnce(
     model: modelOf(env, classifier),
     signal,
   });
-  if (response.json === undefined) {
-    throw new LlmInvalidOutputError(provider.id, `${classifier.name}: the reply carried no JSON`);
-  }
-  const checked = checkOutput(classifier, response.json);
-  if (!checked.ok)
-    throw new LlmInvalidOutputError(provider.id, `${classifier.name}: ${checked.error}`);
+  const checked = checkOutput(classifier, value);
+  if (!checked.ok) throw new LlmInvalidOutputError(provider.id, checked.error);
   task.ignored = checked.ignored;
   return checked.output;
 }
