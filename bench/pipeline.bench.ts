@@ -1,5 +1,7 @@
+import { createProvider } from '../src/llm/config.js';
 import type { CompletionRequest, CompletionResponse, LlmProvider } from '../src/llm/types.js';
 import { createPipeline, parseCatalog } from '../src/pipeline/index.js';
+import { type FakeRequest, startFakeLlm } from '../src/testing/index.js';
 import type { BenchCase } from './harness.js';
 
 /**
@@ -70,7 +72,38 @@ const turn = (i: number) => ({
 });
 const long = [...Array.from({ length: 30 }, (_, i) => turn(i)), short[0]];
 
+/**
+ * Wall time of a run whose eight classifiers each take 100 ms to answer, over real HTTP (the fake
+ * LLM server, OpenAI wire format): with the default 7 workers it should take about two answers
+ * (the eighth waits for a free worker), with 8 workers about one, never eight.
+ */
+const fake = await startFakeLlm();
+fake.reply((request: FakeRequest) => {
+  const name = /# Classifier: (\w+)/.exec(request.system ?? '')?.[1] ?? '';
+  return { json: { reason: 'ok', certainty: 'strong', ...ANSWERS[name] }, delayMs: 100 };
+});
+const http = createProvider({
+  id: 'fake',
+  kind: 'openai',
+  baseUrl: fake.openAiBaseUrl,
+  model: 'fake',
+});
+const overHttp = (concurrency: number) =>
+  createPipeline({ provider: http, catalog, settings: { runner: { concurrency } } });
+const seven = overHttp(7);
+const eight = overHttp(8);
+
 export const benches: BenchCase[] = [
+  {
+    name: 'pipeline.wall.8x100ms.c8',
+    description: '8 classifiers × 100 ms over HTTP, 8 workers',
+    fn: () => eight.classify(short),
+  },
+  {
+    name: 'pipeline.wall.8x100ms.c7',
+    description: '8 classifiers × 100 ms over HTTP, 7 workers (default)',
+    fn: () => seven.classify(short),
+  },
   {
     name: 'pipeline.overhead.short',
     description: '8 stock classifiers, instant provider, one message',

@@ -5,4 +5,5 @@
 export * from './core/index.js';
 export * from './eval/index.js';
 export * from './llm/index.js';
+export * from './pipeline/index.js';
 export * from './text/index.js';

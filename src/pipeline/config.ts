@@ -12,7 +12,7 @@ import {
   ProviderConfigSchema,
   parseProviderConfig,
 } from '../llm/config.js';
-import { CatalogSchema, loadCatalog, type ModelCatalog, parseCatalog } from './catalog.js';
+import { loadCatalog, type ModelCatalog, parseCatalog } from './catalog.js';
 import type { LocalStage } from './local-stage.js';
 import { createPipeline, type Pipeline } from './pipeline.js';
 import {
@@ -39,8 +39,13 @@ export const PipelineConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
-    /** The model catalog: a path to a JSON catalog file, or the catalog itself. */
-    catalog: Type.Optional(Type.Union([Type.String({ minLength: 1 }), CatalogSchema])),
+    /**
+     * The model catalog: a path to a JSON catalog file, or the catalog itself (validated against
+     * `CatalogSchema` on its own, so its defaults apply).
+     */
+    catalog: Type.Optional(
+      Type.Union([Type.String({ minLength: 1 }), Type.Object({}, { additionalProperties: true })]),
+    ),
     aggregator: AggregatorSettingsSchema,
     input: InputSettingsSchema,
   },

@@ -14,6 +14,14 @@ export {
   rankModels,
 } from './catalog.js';
 export { loadClassifier, type PipelineClassifier } from './classifier.js';
+export {
+  type ConfiguredPipeline,
+  loadPipelineConfig,
+  type PipelineConfig,
+  PipelineConfigSchema,
+  parsePipelineConfig,
+  pipelineFromConfig,
+} from './config.js';
 export type {
   PipelineAudit,
   PipelineResult,
@@ -35,7 +43,12 @@ export {
 export type { LocalStage } from './local-stage.js';
 export { type Manifest, ManifestSchema, TARGET_ROLES, type TargetRole } from './manifest.js';
 export { composeOutputSchema, MAX_REASON_CHARS } from './output-schema.js';
-export { createPipeline, Pipeline, type PipelineOptions, type RunOptions } from './pipeline.js';
+export {
+  createPipeline,
+  Pipeline,
+  type PipelineOptions,
+  type PipelineRunOptions,
+} from './pipeline.js';
 export { type ClassifierSelection, loadClassifiers } from './registry.js';
 export { renderConversation } from './render.js';
 export {

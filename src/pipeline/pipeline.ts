@@ -1,5 +1,6 @@
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { Hybrid, HybridStats } from '../core/hybrid.js';
+import { compileSchema } from '../llm/output.js';
 import type { LlmProvider } from '../llm/types.js';
 import { aggregate } from './aggregate.js';
 import type { ModelCatalog } from './catalog.js';
@@ -35,7 +36,7 @@ export interface PipelineOptions {
 }
 
 /** Options of one run. */
-export interface RunOptions {
+export interface PipelineRunOptions {
   /** Aborts the run: requests in flight are cancelled and the run rejects with the reason. */
   readonly signal?: AbortSignal;
 }
@@ -74,12 +75,12 @@ export class Pipeline {
   }
 
   /** Classifies a conversation whose final message is the user's. */
-  classify(messages: unknown, options?: RunOptions): Promise<PipelineResult> {
+  classify(messages: unknown, options?: PipelineRunOptions): Promise<PipelineResult> {
     return this.run(messages, 'classify', options);
   }
 
   /** Inspects a conversation whose final message is the assistant's. */
-  inspect(messages: unknown, options?: RunOptions): Promise<PipelineResult> {
+  inspect(messages: unknown, options?: PipelineRunOptions): Promise<PipelineResult> {
     return this.run(messages, 'inspect', options);
   }
 
@@ -87,7 +88,7 @@ export class Pipeline {
   async run(
     messages: unknown,
     mode: PipelineMode,
-    options: RunOptions = {},
+    options: PipelineRunOptions = {},
   ): Promise<PipelineResult> {
     const started = performance.now();
     const input = prepareInput(messages, mode, this.settings.input);
@@ -153,6 +154,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (stage) hybrids.set(name, createStageHybrid(classifier, stage, runner, options.provider));
   }
   if (issues.length > 0) throw new ConfigError(source, issues);
+  // The LLM layer validates every reply against the backend schema; compiling those schemas now
+  // (they are cached) keeps that cost off the first run.
+  for (const classifier of classifiers) compileSchema(classifier.backendSchema);
   return new Pipeline(
     classifiers,
     settings,
