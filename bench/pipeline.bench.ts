@@ -1,6 +1,7 @@
 import { createProvider } from '../src/llm/config.js';
 import type { CompletionRequest, CompletionResponse, LlmProvider } from '../src/llm/types.js';
 import { createPipeline, parseCatalog } from '../src/pipeline/index.js';
+import { TEST_CATALOG } from '../src/pipeline/pipeline.test-helpers.js';
 import { type FakeRequest, startFakeLlm } from '../src/testing/index.js';
 import type { BenchCase } from './harness.js';
 
@@ -35,32 +36,7 @@ const instant: LlmProvider = {
   },
 };
 
-const catalog = parseCatalog({
-  default: 'big',
-  models: [
-    {
-      id: 'big',
-      tier: 'frontier_strong',
-      specializations: ['reasoning'],
-      inputCostPerMillion: 3,
-      outputCostPerMillion: 15,
-    },
-    {
-      id: 'coder',
-      tier: 'local_coding',
-      specializations: ['coding'],
-      inputCostPerMillion: 0.2,
-      outputCostPerMillion: 0.6,
-    },
-    {
-      id: 'chat',
-      tier: 'local_fast',
-      specializations: ['chat'],
-      inputCostPerMillion: 0.1,
-      outputCostPerMillion: 0.1,
-    },
-  ],
-});
+const catalog = parseCatalog(TEST_CATALOG);
 
 const pipeline = createPipeline({ provider: instant, catalog });
 const short = [
@@ -91,6 +67,18 @@ const http = createProvider({
 const overHttp = (concurrency: number) =>
   createPipeline({ provider: http, catalog, settings: { runner: { concurrency } } });
 const seven = overHttp(7);
+
+/** One call of 100 ms through the same provider: the least a run can take. */
+export const floorCall: BenchCase = {
+  name: 'floor.1x100ms',
+  description: 'one classifier call of 100 ms over HTTP, alone',
+  fn: () =>
+    http.complete({
+      system: '# Classifier: routing',
+      messages: [{ role: 'user', content: 'x' }],
+      schema: { type: 'object' },
+    }),
+};
 const eight = overHttp(8);
 
 export const benches: BenchCase[] = [

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import Type, { type Static } from 'typebox';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
+import { readConfigData } from './files.js';
 import { PIPELINE_SPECIALIZATIONS, PIPELINE_TIERS } from './reserved-fields.js';
 
 /**
@@ -67,24 +67,10 @@ export function parseCatalog(value: unknown, source = 'model catalog'): ModelCat
   return { ...catalog, ranked: rankModels(catalog.models) };
 }
 
-/** Reads and validates a catalog file (JSON). */
+/** Reads and validates a catalog file (JSON, or YAML for `.yaml`/`.yml`). */
 export function loadCatalog(path: string): ModelCatalog {
   const source = `model catalog ${path}`;
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(source, [
-      {
-        path: '',
-        message: code
-          ? `cannot be read (${code})`
-          : `is not valid JSON (${(error as Error).message})`,
-      },
-    ]);
-  }
-  return parseCatalog(value, source);
+  return parseCatalog(readConfigData(path, source), source);
 }
 
 /**

@@ -178,7 +178,7 @@ describe('manifest validation names the file and the field', () => {
       /cannot be read \(ENOENT\)/,
     );
     expect(configError(() => loadClassifier(add('j', '{"name": '))).message).toMatch(
-      /is not valid JSON/,
+      /cannot be parsed/,
     );
     expect(configError(() => loadClassifier(add('p', manifest(), '  \n'))).message).toMatch(
       /prompt\.md: \(root\) is empty/,

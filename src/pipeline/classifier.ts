@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { JsonSchema } from '../llm/types.js';
+import { readConfigData, readConfigText } from './files.js';
 import { type Manifest, parseManifest, type TargetRole } from './manifest.js';
 import { checkOutput, type OutputChecker } from './output.js';
 import { compileOutputSchema, composeOutputSchema, type OutputShape } from './output-schema.js';
@@ -49,8 +49,8 @@ export function loadClassifier(dir: string, stock = false): PipelineClassifier {
   const manifestPath = join(folder, 'manifest.json');
   const promptPath = join(folder, 'prompt.md');
   const source = `classifier manifest ${manifestPath}`;
-  const manifest = parseManifest(readJson(manifestPath, source), basename(folder), source);
-  const body = readText(promptPath, `classifier prompt ${promptPath}`);
+  const manifest = parseManifest(readConfigData(manifestPath, source), basename(folder), source);
+  const body = readConfigText(promptPath, `classifier prompt ${promptPath}`, true);
   const unknown = unknownPlaceholders(body);
   if (unknown.length > 0) {
     throw new ConfigError(`classifier prompt ${promptPath}`, [
@@ -121,31 +121,4 @@ function checkFallback(
   }
   if (issues.length > 0 || !checked.ok) throw new ConfigError(source, issues);
   return Object.freeze(checked.output);
-}
-
-function readText(path: string, source: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(source, [
-      {
-        path: '',
-        message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      },
-    ]);
-  }
-  if (text.trim().length === 0) throw new ConfigError(source, [{ path: '', message: 'is empty' }]);
-  return text;
-}
-
-function readJson(path: string, source: string): unknown {
-  const text = readText(path, source);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(source, [
-      { path: '', message: `is not valid JSON (${(error as Error).message})` },
-    ]);
-  }
 }

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import Type, { type Static } from 'typebox';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
 import {
@@ -13,6 +11,7 @@ import {
   parseProviderConfig,
 } from '../llm/config.js';
 import { loadCatalog, type ModelCatalog, parseCatalog } from './catalog.js';
+import { readConfigData } from './files.js';
 import type { LocalStage } from './local-stage.js';
 import { createPipeline, type Pipeline } from './pipeline.js';
 import {
@@ -100,26 +99,7 @@ export function parsePipelineConfig(
 /** Reads and validates a configuration file. Throws a `ConfigError` naming the file and fields. */
 export function loadPipelineConfig(path: string): PipelineConfig {
   const file = resolve(path);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(file, [
-      {
-        path: '',
-        message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      },
-    ]);
-  }
-  let value: unknown;
-  try {
-    value = /\.ya?ml$/i.test(extname(file)) ? parseYaml(text) : JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(file, [
-      { path: '', message: `cannot be parsed (${(error as Error).message})` },
-    ]);
-  }
-  return parsePipelineConfig(value ?? {}, file, dirname(file));
+  return parsePipelineConfig(readConfigData(file, file) ?? {}, file, dirname(file));
 }
 
 /** What {@link pipelineFromConfig} builds: close the provider at shutdown. */

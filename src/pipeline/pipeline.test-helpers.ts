@@ -37,3 +37,59 @@ export function manifest(extra: Record<string, unknown> = {}): Record<string, un
     ...extra,
   };
 }
+
+/**
+ * The catalog the pipeline tests and benchmarks resolve against: two coders and two chat models of
+ * equal price (the larger ranks first), a writer and a frontier model.
+ */
+export const TEST_CATALOG = {
+  default: 'fallback-model',
+  models: [
+    {
+      id: 'frontier',
+      tier: 'frontier_strong',
+      specializations: ['reasoning', 'writing'],
+      inputCostPerMillion: 3,
+      outputCostPerMillion: 15,
+    },
+    {
+      id: 'coder-small',
+      tier: 'local_coding',
+      specializations: ['coding'],
+      inputCostPerMillion: 0.2,
+      outputCostPerMillion: 0.6,
+      parameters: 7,
+    },
+    {
+      id: 'coder-big',
+      tier: 'local_coding',
+      specializations: ['coding'],
+      inputCostPerMillion: 0.2,
+      outputCostPerMillion: 0.6,
+      parameters: 32,
+    },
+    {
+      id: 'chat-small',
+      tier: 'local_fast',
+      specializations: ['chat'],
+      inputCostPerMillion: 0.1,
+      outputCostPerMillion: 0.1,
+      parameters: 3,
+    },
+    {
+      id: 'chat-big',
+      tier: 'local_fast',
+      specializations: ['chat'],
+      inputCostPerMillion: 0.1,
+      outputCostPerMillion: 0.1,
+      parameters: 8,
+    },
+    {
+      id: 'writer',
+      tier: 'local_strong',
+      specializations: ['writing'],
+      inputCostPerMillion: 0.5,
+      outputCostPerMillion: 1.5,
+    },
+  ],
+} as const;

@@ -10,7 +10,8 @@ import {
 import { parseCatalog } from './catalog.js';
 import type { PipelineResult } from './envelope.js';
 import { createPipeline, type PipelineOptions } from './pipeline.js';
-import { classifierDir, manifest } from './pipeline.test-helpers.js';
+import { classifierDir, manifest, TEST_CATALOG } from './pipeline.test-helpers.js';
+import { STOCK_CLASSIFIER_NAMES } from './stock.js';
 
 /**
  * The whole pipeline against the fake LLM server over real HTTP: the stock classifiers and custom
@@ -87,41 +88,7 @@ function isBehaviour(value: object): boolean {
   return Object.keys(value).some((key) => BEHAVIOUR_KEYS.includes(key));
 }
 
-const catalog = parseCatalog({
-  default: 'frontier-default',
-  models: [
-    {
-      id: 'frontier',
-      tier: 'frontier_strong',
-      specializations: ['reasoning', 'writing'],
-      inputCostPerMillion: 3,
-      outputCostPerMillion: 15,
-    },
-    {
-      id: 'coder-small',
-      tier: 'local_coding',
-      specializations: ['coding'],
-      inputCostPerMillion: 0.2,
-      outputCostPerMillion: 0.6,
-      parameters: 7,
-    },
-    {
-      id: 'coder-big',
-      tier: 'local_coding',
-      specializations: ['coding'],
-      inputCostPerMillion: 0.2,
-      outputCostPerMillion: 0.6,
-      parameters: 32,
-    },
-    {
-      id: 'chat',
-      tier: 'local_fast',
-      specializations: ['chat'],
-      inputCostPerMillion: 0.1,
-      outputCostPerMillion: 0.1,
-    },
-  ],
-});
+const catalog = parseCatalog(TEST_CATALOG);
 
 function provider(kind: (typeof KINDS)[number] = 'openai', extra: Record<string, unknown> = {}) {
   const p = fakeProvider(kind, fake, { maxRetries: 0, ...extra });
@@ -174,16 +141,7 @@ describe('the stock pipeline over HTTP', () => {
     });
     // Custom fields pass whatever their certainty (memory queries answered `weak`).
     expect(result.classifier_outputs.memory_retrieval_queries).toEqual({ queries: ['test style'] });
-    expect(audit.classifier_outputs.map((o) => o.classifier)).toEqual([
-      'prompt_injection',
-      'preflight',
-      'routing',
-      'model_specialization',
-      'tools',
-      'memory_retrieval_queries',
-      'conversation_digest',
-      'context_shift',
-    ]);
+    expect(audit.classifier_outputs.map((o) => o.classifier)).toEqual([...STOCK_CLASSIFIER_NAMES]);
     for (const entry of audit.classifier_outputs) {
       expect(status(result, entry.classifier)).toMatchObject({
         source: 'llm',
@@ -344,14 +302,14 @@ describe('catalog resolution over a run', () => {
     expect(
       await resolve({ model_tier: 'local_fast' }, { model_specialization: 'vision' }),
     ).toMatchObject({
-      model: 'chat',
+      model: 'chat-big',
       pass: 'tier',
       constraints_dropped: [{ axis: 'model_specialization', reason: 'no_match_relaxed' }],
     });
     expect(
       await resolve({ model_tier: 'frontier_coding' }, { model_specialization: 'vision' }),
     ).toMatchObject({
-      model: 'chat',
+      model: 'chat-big',
       pass: 'unconstrained',
       constraints_dropped: [
         { axis: 'model_specialization', reason: 'no_match_relaxed' },
@@ -364,7 +322,7 @@ describe('catalog resolution over a run', () => {
         { model_specialization: 'coding', certainty: 'no_signal' },
       ),
     ).toMatchObject({
-      model: 'chat',
+      model: 'chat-big',
       pass: 'unconstrained',
       constraints_dropped: [
         { axis: 'model_specialization', reason: 'low_confidence' },

@@ -1,50 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigError } from '../core/errors.js';
 import { parseCatalog } from './catalog.js';
+import { TEST_CATALOG } from './pipeline.test-helpers.js';
 import { resolveModel } from './resolve.js';
 
-const catalog = parseCatalog({
-  default: 'fallback-model',
-  models: [
-    {
-      id: 'frontier',
-      tier: 'frontier_strong',
-      specializations: ['reasoning', 'writing'],
-      inputCostPerMillion: 3,
-      outputCostPerMillion: 15,
-    },
-    {
-      id: 'coder',
-      tier: 'local_coding',
-      specializations: ['coding'],
-      inputCostPerMillion: 0.2,
-      outputCostPerMillion: 0.6,
-    },
-    {
-      id: 'small',
-      tier: 'local_fast',
-      specializations: ['chat'],
-      inputCostPerMillion: 0.1,
-      outputCostPerMillion: 0.1,
-      parameters: 3,
-    },
-    {
-      id: 'small-big',
-      tier: 'local_fast',
-      specializations: ['chat'],
-      inputCostPerMillion: 0.1,
-      outputCostPerMillion: 0.1,
-      parameters: 8,
-    },
-    {
-      id: 'writer',
-      tier: 'local_strong',
-      specializations: ['writing'],
-      inputCostPerMillion: 0.5,
-      outputCostPerMillion: 1.5,
-    },
-  ],
-});
+const catalog = parseCatalog(TEST_CATALOG);
 
 describe('parseCatalog', () => {
   it('ranks by price index, then more parameters, then larger context, then catalog order', () => {
@@ -153,7 +113,7 @@ describe('resolveModel', () => {
       tier: spec('local_fast'),
       lowConfidence: [],
     });
-    expect(r.model).toBe('small-big');
+    expect(r.model).toBe('chat-big');
     expect(r.resolution).toMatchObject({
       pass: 'tier',
       candidates: 2,
@@ -170,7 +130,7 @@ describe('resolveModel', () => {
       tier: spec('frontier_coding'),
       lowConfidence: [],
     });
-    expect(relaxed.model).toBe('small-big');
+    expect(relaxed.model).toBe('chat-big');
     expect(relaxed.resolution.pass).toBe('unconstrained');
     expect(relaxed.resolution.constraints_dropped).toEqual([
       { axis: 'model_specialization', reason: 'no_match_relaxed' },
@@ -179,7 +139,7 @@ describe('resolveModel', () => {
     const none = resolveModel(catalog, { lowConfidence: [] });
     expect(none.resolution).toMatchObject({
       pass: 'unconstrained',
-      candidates: 5,
+      candidates: 6,
       constraints_dropped: [],
     });
   });
@@ -189,7 +149,7 @@ describe('resolveModel', () => {
       tier: spec('local_coding'),
       lowConfidence: ['model_specialization'],
     });
-    expect(r.model).toBe('coder');
+    expect(r.model).toBe('coder-big');
     expect(r.resolution.constraints_dropped).toEqual([
       { axis: 'model_specialization', reason: 'low_confidence' },
     ]);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeLlmServer, type FakeRequest, startFakeLlm } from '../../testing/index.js';
+import { captureOutput } from '../capture.test-helpers.js';
 import { runCli } from '../program.js';
 
 let fake: FakeLlmServer;
@@ -56,19 +57,12 @@ afterAll(async () => {
   await fake.close();
 });
 
-function capture() {
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  return {
-    out: () => out.mock.calls.map((call) => String(call[0])).join(''),
-    err: () => err.mock.calls.map((call) => String(call[0])).join(''),
-  };
-}
+const pipelineCli = (...args: string[]) => runCli(['node', 'triage', 'pipeline', ...args]);
 
 describe('triage pipeline', () => {
   it('prints the decision and one line per classifier', async () => {
-    const io = capture();
-    expect(await runCli(['node', 'triage', 'pipeline', 'hello there', '--config', config])).toBe(0);
+    const io = captureOutput();
+    expect(await pipelineCli('hello there', '--config', config)).toBe(0);
     const text = io.out();
     expect(text).toMatch(/^model\s+small\s+\(pass tier, 1 candidate\(s\)\)/m);
     expect(text).toMatch(/^tier\s+local_fast \(routing, near_certain\)/m);
@@ -89,19 +83,8 @@ describe('triage pipeline', () => {
         ],
       }),
     );
-    const io = capture();
-    expect(
-      await runCli([
-        'node',
-        'triage',
-        'pipeline',
-        '--messages',
-        messages,
-        '--config',
-        config,
-        '--json',
-      ]),
-    ).toBe(0);
+    const io = captureOutput();
+    expect(await pipelineCli('--messages', messages, '--config', config, '--json')).toBe(0);
     const result = JSON.parse(io.out());
     expect(result.audit.meta.mode).toBe('inspect');
     expect(Object.keys(result.classifier_outputs).sort()).toEqual([
@@ -111,18 +94,18 @@ describe('triage pipeline', () => {
   });
 
   it('without a configuration, says what to configure (exit 2)', async () => {
-    const io = capture();
+    const io = captureOutput();
     const saved = process.env.TRIAGE_PIPELINE_CONFIG;
     delete process.env.TRIAGE_PIPELINE_CONFIG;
     try {
-      expect(await runCli(['node', 'triage', 'pipeline', 'hello'])).toBe(2);
+      expect(await pipelineCli('hello')).toBe(2);
     } finally {
       if (saved !== undefined) process.env.TRIAGE_PIPELINE_CONFIG = saved;
     }
     expect(io.err()).toMatch(/no model is configured: pass --config FILE .*runner\.provider/);
     const empty = join(dir, 'empty.json');
     writeFileSync(empty, '{}');
-    expect(await runCli(['node', 'triage', 'pipeline', 'hello', '--config', empty])).toBe(2);
+    expect(await pipelineCli('hello', '--config', empty)).toBe(2);
     expect(io.err()).toMatch(/\/runner\/provider no LLM is configured/);
   });
 
@@ -135,22 +118,10 @@ describe('triage pipeline', () => {
         { role: 'robot', content: 'b' },
       ]),
     );
-    const io = capture();
-    expect(
-      await runCli(['node', 'triage', 'pipeline', '--messages', bad, '--config', config]),
-    ).toBe(2);
+    const io = captureOutput();
+    expect(await pipelineCli('--messages', bad, '--config', config)).toBe(2);
     expect(io.err()).toMatch(/^triage: invalid pipeline messages: \/1\/role must be one of/);
-    expect(
-      await runCli([
-        'node',
-        'triage',
-        'pipeline',
-        '--messages',
-        join(dir, 'none.json'),
-        '--config',
-        config,
-      ]),
-    ).toBe(2);
+    expect(await pipelineCli('--messages', join(dir, 'none.json'), '--config', config)).toBe(2);
     expect(io.err()).toMatch(/cannot be read \(ENOENT\)/);
   });
 });
