@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
 import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
@@ -7,4 +8,9 @@ import { registerPipeline } from './pipeline.js';
 export type RegisterCommand = (program: Command) => void;
 
 /** Every subcommand, in the order they are registered (help sorts them by name). */
-export const COMMANDS: readonly RegisterCommand[] = [registerEval, registerLlm, registerPipeline];
+export const COMMANDS: readonly RegisterCommand[] = [
+  registerEval,
+  registerLlm,
+  registerContext,
+  registerPipeline,
+];

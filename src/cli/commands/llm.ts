@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { describeError, TriageError } from '../../core/errors.js';
 import { type ConfiguredProvider, createProvider } from '../../llm/config.js';
 import type { CompletionRequest } from '../../llm/types.js';
-import { InputError } from '../io.js';
+import { pickProviderConfig, readConfigFile } from '../io.js';
 
 /** The answer `triage llm check` asks for in structured form: small and strict-mode compatible. */
 const CHECK_SCHEMA = {
@@ -41,9 +39,12 @@ export function registerLlm(program: Command): void {
     .option('--provider <id>', 'the provider to check, when the file lists several')
     .option('--json', 'print one JSON object')
     .action(async (file: string, options: { provider?: string; json?: boolean }) => {
-      const provider = createProvider(pickProvider(readConfig(file), file, options.provider), {
-        source: file,
-      });
+      const provider = createProvider(
+        pickProviderConfig(readConfigFile(file), file, options.provider),
+        {
+          source: file,
+        },
+      );
       try {
         const steps = [
           await step(provider, 'text', {
@@ -108,38 +109,4 @@ function print(provider: ConfiguredProvider, steps: readonly CheckStep[], json: 
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-}
-
-function readConfig(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  try {
-    return parseYaml(text);
-  } catch (error) {
-    throw new InputError(`${file} is not valid JSON or YAML: ${(error as Error).message}`);
-  }
-}
-
-/** The provider entry to check: the file's only provider, or the one `--provider` names. */
-function pickProvider(config: unknown, file: string, id: string | undefined): unknown {
-  const list = Array.isArray(config) ? config : isProviders(config) ? config.providers : [config];
-  if (id === undefined) {
-    if (list.length === 1) return list[0];
-    throw new InputError(`${file} lists ${list.length} providers: choose one with --provider`);
-  }
-  const found = list.find((entry) => (entry as { id?: unknown } | null)?.id === id);
-  if (found === undefined) throw new InputError(`${file} has no provider with id ${id}`);
-  return found;
-}
-
-function isProviders(value: unknown): value is { providers: unknown[] } {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Array.isArray((value as { providers?: unknown }).providers)
-  );
 }
