@@ -75,6 +75,13 @@ export {
   resolveModel,
 } from './resolve.js';
 export {
+  DEFAULT_LOCAL_STAGES,
+  DEFAULT_RISK_STAGE_CONFIDENCE,
+  type RiskDetector,
+  type RiskVerdict,
+  riskLevelStage,
+} from './risk-stage.js';
+export {
   AggregatorSettingsSchema,
   DEFAULT_RUNNER,
   InputSettingsSchema,

@@ -12,6 +12,7 @@ import type { TargetRole } from './manifest.js';
 import { loadClassifiers } from './registry.js';
 import { renderConversation } from './render.js';
 import { resolveModel } from './resolve.js';
+import { DEFAULT_LOCAL_STAGES } from './risk-stage.js';
 import {
   type ClassifierTask,
   createStageHybrid,
@@ -145,10 +146,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       issues.push({ path: `/runner/models/${name}`, message: 'is not a loaded classifier' });
   }
   const hybrids = new Map<string, Hybrid<ClassifierTask, ClassifierOutput>>();
-  for (const [name, stage] of Object.entries(options.localStages ?? {})) {
+  const stages = { ...DEFAULT_LOCAL_STAGES, ...options.localStages };
+  for (const [name, stage] of Object.entries(stages)) {
     const classifier = classifiers.find((c) => c.name === name);
     if (!classifier) {
-      issues.push({ path: `/localStages/${name}`, message: 'is not a loaded classifier' });
+      // A default stage of a disabled classifier is simply unused.
+      if (Object.hasOwn(options.localStages ?? {}, name)) {
+        issues.push({ path: `/localStages/${name}`, message: 'is not a loaded classifier' });
+      }
       continue;
     }
     if (stage) hybrids.set(name, createStageHybrid(classifier, stage, runner, options.provider));
