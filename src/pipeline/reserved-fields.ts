@@ -96,6 +96,17 @@ const REPLY_SCHEMA: JsonSchema = Object.freeze({
   additionalProperties: false,
 });
 
+/**
+ * The reply schema sent to backends: no `pattern` or `minLength`, which some constrained decoders
+ * (grammar converters) do not support; validation still applies them.
+ */
+const BACKEND_REPLY_SCHEMA: JsonSchema = Object.freeze({
+  type: 'object',
+  properties: { text: { type: 'string', maxLength: MAX_REPLY_CHARS } },
+  required: ['text'],
+  additionalProperties: false,
+});
+
 const RESERVED_SET: ReadonlySet<string> = new Set(RESERVED_FIELDS);
 
 /** True when `name` is a reserved field. */
@@ -117,7 +128,7 @@ export function reservedFieldSchema(
   switch (field) {
     case 'final_reply':
     case 'ack_reply':
-      return REPLY_SCHEMA;
+      return forBackend ? BACKEND_REPLY_SCHEMA : REPLY_SCHEMA;
     case 'model_tier':
       return { type: 'string', enum: [...PIPELINE_TIERS] };
     case 'model_specialization':

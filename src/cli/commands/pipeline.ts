@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ConfigError } from '../../core/errors.js';
+import { TriageError } from '../../core/errors.js';
 import { loadPipelineConfig, pipelineFromConfig } from '../../pipeline/config.js';
 import type { PipelineResult } from '../../pipeline/envelope.js';
 import { InputError, readTextArgument } from '../io.js';
@@ -35,15 +35,12 @@ export function registerPipeline(program: Command): void {
     .action(async (message: string | undefined, options: PipelineCommandOptions) => {
       const configPath = options.config ?? process.env[PIPELINE_CONFIG_ENV];
       if (!configPath) {
-        throw new ConfigError('pipeline command', [
-          {
-            path: '--config',
-            message:
-              'no model is configured: pass --config FILE (or set TRIAGE_PIPELINE_CONFIG) naming a file ' +
-              'with runner.provider, e.g. {"runner": {"provider": {"id": "local", "kind": "ollama", ' +
-              '"model": "qwen3:1.7b"}}}; see docs/pipeline.md',
-          },
-        ]);
+        throw new TriageError(
+          'pipeline_unconfigured',
+          'no model is configured: pass --config FILE (or set TRIAGE_PIPELINE_CONFIG) naming a file ' +
+            'with runner.provider, e.g. {"runner": {"provider": {"id": "local", "kind": "ollama", ' +
+            '"model": "qwen3:1.7b"}}}; see docs/pipeline.md',
+        );
       }
       const { pipeline, provider } = pipelineFromConfig(loadPipelineConfig(configPath));
       try {
