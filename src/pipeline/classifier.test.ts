@@ -55,15 +55,15 @@ describe('stock classifiers', () => {
     expect((backend.tools!.items as { enum: string[] }).enum).toContain('browser');
     expect((strict.tools!.items as { enum: string[] }).enum).not.toContain('browser');
     const preflight = loadClassifiers().find((c) => c.name === 'preflight');
-    const reply = (schema: Record<string, unknown> | undefined) =>
-      (schema?.properties as Record<string, { properties: { text: Record<string, unknown> } }>)
+    const reply = (schema: Record<string, unknown>) =>
+      (schema.properties as Record<string, { properties: { text: Record<string, unknown> } }>)
         .final_reply?.properties.text;
-    expect(reply(preflight?.outputSchema)).toMatchObject({
+    expect(reply(preflight!.outputSchema)).toMatchObject({
       minLength: 1,
       maxLength: 200,
       pattern: '\\S',
     });
-    expect(reply(preflight?.backendSchema)).toEqual({ type: 'string', maxLength: 200 });
+    expect(reply(preflight!.backendSchema)).toEqual({ type: 'string', maxLength: 200 });
   });
 });
 

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { registerCapabilities } from './capabilities.js';
 import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
+import { registerGuidance } from './guidance.js';
 import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
 
@@ -12,5 +14,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerEval,
   registerLlm,
   registerContext,
+  registerCapabilities,
+  registerGuidance,
   registerPipeline,
 ];
