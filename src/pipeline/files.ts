@@ -29,8 +29,8 @@ export function readConfigData(path: string, source: string): unknown {
   try {
     return /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(source, [
-      { path: '', message: `cannot be parsed (${(error as Error).message})` },
-    ]);
+    // YAML errors go on to show the line with a caret below it: keep the first line.
+    const [reason] = (error as Error).message.split('\n');
+    throw new ConfigError(source, [{ path: '', message: `cannot be parsed (${reason})` }]);
   }
 }
