@@ -8,4 +8,5 @@ export * from './core/index.js';
 export * from './eval/index.js';
 export * from './guidance/index.js';
 export * from './llm/index.js';
+export * from './pipeline/index.js';
 export * from './text/index.js';
