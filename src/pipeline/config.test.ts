@@ -15,11 +15,11 @@ function tempFile(name: string, text: string): string {
 const PROVIDER = { id: 'local', kind: 'ollama', model: 'qwen3:1.7b' };
 
 describe('pipeline configuration', () => {
-  it('fills defaults: 7 workers, 15 s per attempt, one retry, threshold 0.65, 5,000/5,000/20', () => {
+  it('fills defaults: 8 workers (one per stock classifier), 15 s per attempt, one retry, threshold 0.65, 5,000/5,000/20', () => {
     const config = parsePipelineConfig({});
     expect(config.settings).toEqual({
       runner: {
-        concurrency: 7,
+        concurrency: 8,
         attemptTimeoutMs: 15_000,
         retries: 1,
         temperature: 0,
