@@ -8,5 +8,6 @@ export * from './core/index.js';
 export * from './eval/index.js';
 export * from './guidance/index.js';
 export * from './llm/index.js';
+export * from './pipeline/index.js';
 export * from './server/index.js';
 export * from './text/index.js';

@@ -5,6 +5,7 @@ import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
 import { registerGuidance } from './guidance.js';
 import { registerLlm } from './llm.js';
+import { registerPipeline } from './pipeline.js';
 
 /** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
 export type RegisterCommand = (program: Command) => void;
@@ -16,5 +17,6 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerContext,
   registerCapabilities,
   registerGuidance,
+  registerPipeline,
   registerBench,
 ];
