@@ -181,46 +181,49 @@ export class Hybrid<I, T> {
     return this.decideFrom(input, this.policy.local(input), signal);
   }
 
+  /**
+   * The decision, when it needs no I/O: the local verdict when it is confident, or (with no LLM
+   * configured) the local verdict or the fallback, as `withoutLlm` says. Returns `undefined` when
+   * the LLM must be asked; then call {@link decideFrom}. This keeps a caller's common path
+   * synchronous (a routing server decides most requests without awaiting anything), with the
+   * same counters as {@link decide}.
+   */
+  decideLocally(input: I, local: LocalVerdict<T>): HybridDecision<T> | undefined {
+    const confident = this.isConfident(local);
+    if (!confident && this.policy.llm) return undefined;
+    const stats = this.#stats;
+    stats.decisions++;
+    const base = baseOf(local);
+    if (!confident && this.policy.withoutLlm === 'fallback') {
+      return this.#fallback(base, { input, local, cause: 'no_llm' }, 0);
+    }
+    stats.local++;
+    const confidence = base.localConfidence;
+    return {
+      ...base,
+      value: local.value,
+      source: 'local',
+      confidence,
+      llmMs: 0,
+      reason: confident
+        ? (local.reason ?? `local confidence ${fmt(confidence)}`)
+        : `${local.reason ?? 'local verdict'} (confidence ${fmt(confidence)}; no LLM configured)`,
+    };
+  }
+
   /** Like {@link decide}, for a caller that already has the local verdict. */
   async decideFrom(
     input: I,
     local: LocalVerdict<T>,
     signal?: AbortSignal,
   ): Promise<HybridDecision<T>> {
+    const immediate = this.decideLocally(input, local);
+    if (immediate) return immediate;
+    const llm = this.policy.llm as LlmDecider<I, T>;
     const stats = this.#stats;
     stats.decisions++;
-    const localConfidence = clampConfidence(local.confidence);
-    const base = {
-      localValue: local.value,
-      localConfidence,
-      ...(local.margin === undefined ? {} : { margin: local.margin }),
-    };
-    if (this.isConfident(local)) {
-      stats.local++;
-      return {
-        ...base,
-        value: local.value,
-        source: 'local',
-        confidence: localConfidence,
-        llmMs: 0,
-        reason: local.reason ?? `local confidence ${fmt(localConfidence)}`,
-      };
-    }
-    const { llm, cache, cacheKey } = this.policy;
-    if (!llm) {
-      if (this.policy.withoutLlm === 'fallback') {
-        return this.#fallback(base, { input, local, cause: 'no_llm' }, 0);
-      }
-      stats.local++;
-      return {
-        ...base,
-        value: local.value,
-        source: 'local',
-        confidence: localConfidence,
-        llmMs: 0,
-        reason: `${local.reason ?? 'local verdict'} (confidence ${fmt(localConfidence)}; no LLM configured)`,
-      };
-    }
+    const base = baseOf(local);
+    const { cache, cacheKey } = this.policy;
     const key = cache && cacheKey ? cacheKey(input) : undefined;
     const hit = key === undefined ? undefined : cache?.get(key);
     if (hit) {
@@ -334,6 +337,14 @@ export class Hybrid<I, T> {
       reason: chosen.reason ?? `fallback: low confidence (${local}, ${llm})`,
     };
   }
+}
+
+function baseOf<T>(local: LocalVerdict<T>) {
+  return {
+    localValue: local.value,
+    localConfidence: clampConfidence(local.confidence),
+    ...(local.margin === undefined ? {} : { margin: local.margin }),
+  };
 }
 
 function fmt(value: number): string {
