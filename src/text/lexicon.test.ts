@@ -155,6 +155,7 @@ describe('text statistics from the same pass', () => {
     expect(stats).toMatchObject({ questionMarks: 2, lines: 6, numberedLines: 2, bulletLines: 2 });
     // Why How 1 first 2 second a bullet another 3 14 is pi
     expect(stats.words).toBe(13);
+    expect(stats.numbers).toBe(4);
   });
 
   it('counts characters of unspaced scripts and non-ASCII letters', () => {

@@ -250,6 +250,7 @@ export class Lexicon {
     let letters = 0;
     let lineStart = true;
     let words = 0;
+    let numbers = 0;
     let unbounded = 0;
     let nonAsciiWord = 0;
     let lines = end > start ? 1 : 0;
@@ -268,10 +269,11 @@ export class Lexicon {
           hash = FNV_OFFSET;
           letters = 0;
           words++;
-          if (lineStart) {
-            lineStart = false;
-            if (code >= 0x30 && code <= 0x39 && isNumberedItem(text, i, end)) numbered++;
+          if (code >= 0x30 && code <= 0x39) {
+            numbers++;
+            if (lineStart && isNumberedItem(text, i, end)) numbered++;
           }
+          lineStart = false;
         }
         if (code > 0x7f) nonAsciiWord++;
         hash = Math.imul(hash ^ f, FNV_PRIME);
@@ -320,6 +322,7 @@ export class Lexicon {
 
     stats.chars = end - start;
     stats.words = words;
+    stats.numbers = numbers;
     stats.unboundedChars = unbounded;
     stats.nonAsciiWordChars = nonAsciiWord;
     stats.lines = lines;
