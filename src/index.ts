@@ -6,3 +6,4 @@ export * from './core/index.js';
 export * from './eval/index.js';
 export * from './llm/index.js';
 export * from './text/index.js';
+export * from './tier/index.js';

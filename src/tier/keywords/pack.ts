@@ -1,0 +1,43 @@
+import type { LexiconEntryInput } from '../../text/index.js';
+
+/**
+ * The dimensions of document 000 that are fed by keywords (the other two, token count and
+ * question complexity, come from the text statistics of the same scan).
+ */
+export const KEYWORD_DIMENSIONS = [
+  'codePresence',
+  'reasoningMarkers',
+  'technicalTerms',
+  'creativeMarkers',
+  'simpleIndicators',
+  'multiStepPatterns',
+  'imperativeVerbs',
+  'constraintCount',
+  'outputFormat',
+  'referenceComplexity',
+  'negationComplexity',
+  'domainSpecificity',
+  'agenticTask',
+] as const;
+
+/** A dimension scored from keywords. */
+export type KeywordDimension = (typeof KEYWORD_DIMENSIONS)[number];
+
+/**
+ * One language's keywords, by dimension. An entry is a phrase (weight 1) or a phrase with a
+ * weight: 0.5 for words that are only weak evidence on their own, 2 for the multi-step markers
+ * that are enough by themselves (`step 1`). Phrases follow the lexicon's syntax: whole words,
+ * `stem*` for inflected forms, `*stem` for compounds (sparingly: it is checked at every
+ * occurrence of its first letter).
+ */
+export type KeywordPack = { readonly [D in KeywordDimension]?: readonly LexiconEntryInput[] };
+
+/** A weak keyword: evidence, but not enough on its own (weight 0.5). */
+export function weak(...phrases: string[]): LexiconEntryInput[] {
+  return phrases.map((phrase) => ({ phrase, weight: 0.5 }));
+}
+
+/** A multi-step marker that is enough on its own (`step 1`), weight 2. */
+export function strong(...phrases: string[]): LexiconEntryInput[] {
+  return phrases.map((phrase) => ({ phrase, weight: 2 }));
+}

@@ -1,0 +1,319 @@
+import { estimateTextTokens, estimateTokens, type LexiconScan } from '../text/index.js';
+import { KEYWORD_DIMENSIONS, type KeywordDimension } from './keywords/index.js';
+import { buildTierLexicon, type TierLexicon } from './lexicon.js';
+import type { TierOptions } from './options.js';
+import { type Tier, tierRank } from './tiers.js';
+
+/**
+ * The rule-based tier scorer of document 000: fifteen weighted dimensions summed into a score,
+ * tier boundaries, three overrides, a sigmoid confidence, and human-readable signals. Local and
+ * synchronous; one lexicon scan of the prompt feeds every dimension.
+ */
+
+/** The fifteen dimensions, in the document's order. */
+export const DIMENSIONS = [
+  'tokenCount',
+  'codePresence',
+  'reasoningMarkers',
+  'technicalTerms',
+  'creativeMarkers',
+  'simpleIndicators',
+  'multiStepPatterns',
+  'questionComplexity',
+  'imperativeVerbs',
+  'constraintCount',
+  'outputFormat',
+  'referenceComplexity',
+  'negationComplexity',
+  'domainSpecificity',
+  'agenticTask',
+] as const;
+
+/** One of the fifteen dimensions. */
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/** Which override decided the tier, if any. */
+export type TierOverride = 'huge-context' | 'reasoning' | 'complexity' | 'vision';
+
+/** What the scorer concluded about one prompt. */
+export interface TierScore {
+  readonly tier: Tier;
+  /** The weighted sum; absent when the huge-context override decided without a scan. */
+  readonly score?: number;
+  /** In [0.5, 1): sigmoid of the distance to the nearest boundary, raised by overrides. */
+  readonly confidence: number;
+  /** Below the LLM threshold: the LLM check (or the fallback) should decide. */
+  readonly ambiguous: boolean;
+  /** Whether any keyword, list or question pattern was found (not only the length). */
+  readonly recognized: boolean;
+  readonly override?: TierOverride;
+  /** Estimated tokens of the scored text. */
+  readonly tokens: number;
+  /** Human-readable reasons, e.g. `code (function, class)`. */
+  readonly signals: readonly string[];
+}
+
+/** What the scorer needs besides the text. */
+export interface ScoreContext {
+  /** Image parts in the scored message. */
+  readonly images?: number;
+  /**
+   * The rest of the request (system prompt, earlier turns, text removed by extraction): not
+   * scored, but counted for the huge-context override, since the model has to read it all.
+   */
+  readonly context?: readonly string[];
+}
+
+const LABELS: Readonly<Record<KeywordDimension, string>> = {
+  codePresence: 'code',
+  reasoningMarkers: 'reasoning',
+  technicalTerms: 'technical',
+  creativeMarkers: 'creative',
+  simpleIndicators: 'simple',
+  multiStepPatterns: 'multi-step',
+  imperativeVerbs: 'imperative',
+  constraintCount: 'constraints',
+  outputFormat: 'format',
+  referenceComplexity: 'references',
+  negationComplexity: 'negation',
+  domainSpecificity: 'domain',
+  agenticTask: 'agentic',
+};
+
+/** Scores prompts. Build once (it compiles the lexicon); `score` is cheap and reentrant-free. */
+export class TierScorer {
+  readonly options: TierOptions;
+  readonly #lexicon: TierLexicon;
+  readonly #scan: LexiconScan;
+  readonly #dimensionScores = new Float64Array(DIMENSIONS.length);
+
+  constructor(options: TierOptions, lexicon: TierLexicon = buildTierLexicon(options)) {
+    this.options = options;
+    this.#lexicon = lexicon;
+    this.#scan = lexicon.lexicon.scan('');
+  }
+
+  /** The per-dimension scores (in [-1, 1], before weighting) of the last call to `score`. */
+  lastDimensionScores(): Record<Dimension, number> {
+    return Object.fromEntries(
+      DIMENSIONS.map((name, i) => [name, this.#dimensionScores[i]!]),
+    ) as Record<Dimension, number>;
+  }
+
+  /** Scores `text`, the user's own words (see `extractPrompt`). */
+  score(text: string, context: ScoreContext = {}): TierScore {
+    const options = this.options;
+    const images = context.images ?? 0;
+    const huge = options.overrides.hugeContext;
+    const contextChars = sumLengths(context.context);
+    if (huge.enabled && huge.skipScan) {
+      // Every UTF-16 unit is at least a quarter token (see estimateTokens): a proven lower bound.
+      const atLeast = Math.ceil(text.length / 4) + Math.ceil(contextChars / 4);
+      if (atLeast > huge.minTokens) return this.#hugeWithoutScan(atLeast, images);
+    }
+
+    const { lexicon, index } = this.#lexicon;
+    const scan = lexicon.scan(text, this.#scan);
+    const stats = scan.stats;
+    const tokens = estimateTokens(stats);
+    const dims = options.dimensions;
+    const s = this.#dimensionScores;
+    s.fill(0);
+
+    const { short, long } = dims.tokenCount;
+    s[0] = tokens < short ? -1 : tokens > long ? 1 : (tokens - short) / (long - short);
+    let sum = dims.tokenCount.weight * s[0];
+    for (let d = 1; d < DIMENSIONS.length; d++) {
+      const name = DIMENSIONS[d]!;
+      if (name === 'questionComplexity') {
+        s[d] = stats.questionMarks >= dims.questionComplexity.minQuestions ? 1 : 0;
+      } else if (name === 'multiStepPatterns') {
+        const multi = dims.multiStepPatterns;
+        const found =
+          scan.weight(index.multiStepPatterns) >= multi.minWeight ||
+          stats.numberedLines >= multi.minNumberedLines;
+        s[d] = found ? 1 : 0;
+      } else {
+        const config = dims[name as KeywordDimension];
+        let weight = scan.weight(index[name as KeywordDimension]);
+        if (name === 'reasoningMarkers' && stats.numbers >= dims.reasoningMarkers.minNumbers) {
+          weight += dims.reasoningMarkers.numbersWeight;
+        } else if (name === 'simpleIndicators') {
+          if (isArithmetic(text)) weight += 1;
+          weight *= fade(tokens, dims.simpleIndicators.fullBelow, dims.simpleIndicators.noneAbove);
+        }
+        s[d] = clamp(config.unit * weight);
+      }
+      sum += dims[name].weight * s[d]!;
+    }
+    const score = Math.round(sum * 1e6) / 1e6;
+    const recognized = scan.hitCount > 0 || s[5] !== 0 || s[6] !== 0 || s[7] !== 0;
+
+    let tier = this.#tierOf(score);
+    let confidence = sigmoid(options.confidence.steepness * this.#distanceToBoundary(score));
+    if (!recognized) confidence = Math.min(confidence, options.confidence.unrecognized);
+    let override: TierOverride | undefined;
+    const signals = this.#signals(scan, tokens, s);
+
+    const overrides = options.overrides;
+    const reasoningWeight = scan.weight(index.reasoningMarkers);
+    const complexitySignals =
+      scan.weight(index.technicalTerms) +
+      scan.weight(index.imperativeVerbs) +
+      scan.weight(index.agenticTask);
+    const requestTokens = huge.enabled ? this.#requestTokens(tokens, contextChars, context) : 0;
+    if (huge.enabled && requestTokens > huge.minTokens) {
+      override = 'huge-context';
+      tier = 'COMPLEX';
+      confidence = Math.max(confidence, huge.confidence);
+      signals.push(`override: >${huge.minTokens} tokens (≈${requestTokens}) → COMPLEX`);
+    } else if (overrides.reasoning.enabled && reasoningWeight >= overrides.reasoning.minWeight) {
+      override = 'reasoning';
+      tier = 'REASONING';
+      confidence = Math.max(confidence, overrides.reasoning.confidence);
+      signals.push(`override: ${fmtCount(reasoningWeight)} reasoning markers → REASONING`);
+    } else if (
+      overrides.complexity.enabled &&
+      complexitySignals >= overrides.complexity.minSignals &&
+      (s[6] === 1 || tokens > long)
+    ) {
+      override = 'complexity';
+      tier = 'COMPLEX';
+      confidence = Math.max(confidence, overrides.complexity.confidence);
+      signals.push(
+        `override: ${fmtCount(complexitySignals)} complexity signals + ${s[6] === 1 ? 'multi-step' : 'long prompt'} → COMPLEX`,
+      );
+    }
+    if (images > 0) {
+      const floor = options.vision.minTier;
+      const raised = tierRank(tier) < tierRank(floor);
+      signals.push(`vision (${plural(images, 'image')})${raised ? ` → ${floor}` : ''}`);
+      if (raised) {
+        tier = floor;
+        override ??= 'vision';
+      }
+    }
+    if (!recognized) signals.push('no recognised signal');
+    const ambiguous = confidence < options.confidence.llmBelow;
+    return {
+      tier,
+      score,
+      confidence,
+      ambiguous,
+      recognized,
+      ...(override ? { override } : {}),
+      tokens,
+      signals,
+    };
+  }
+
+  #hugeWithoutScan(atLeast: number, images: number): TierScore {
+    const huge = this.options.overrides.hugeContext;
+    const signals = [`override: >${huge.minTokens} tokens (≥${atLeast}) → COMPLEX`];
+    if (images > 0) signals.push(`vision (${plural(images, 'image')})`);
+    return {
+      tier: 'COMPLEX',
+      confidence: huge.confidence,
+      ambiguous: huge.confidence < this.options.confidence.llmBelow,
+      recognized: true,
+      override: 'huge-context',
+      tokens: atLeast,
+      signals,
+    };
+  }
+
+  /**
+   * Estimated tokens of the whole request. The context is scanned only when its size cannot
+   * settle the question: at most one token per UTF-16 unit, at least a quarter.
+   */
+  #requestTokens(tokens: number, contextChars: number, context: ScoreContext): number {
+    const limit = this.options.overrides.hugeContext.minTokens;
+    if (contextChars === 0 || tokens + contextChars <= limit)
+      return tokens + Math.ceil(contextChars / 4);
+    const lower = tokens + Math.ceil(contextChars / 4);
+    if (lower > limit) return lower;
+    let total = tokens;
+    for (const text of context.context ?? []) total += estimateTextTokens(text);
+    return total;
+  }
+
+  #tierOf(score: number): Tier {
+    const b = this.options.boundaries;
+    if (score >= b.REASONING) return 'REASONING';
+    if (score >= b.COMPLEX) return 'COMPLEX';
+    if (score >= b.MEDIUM) return 'MEDIUM';
+    return 'SIMPLE';
+  }
+
+  #distanceToBoundary(score: number): number {
+    const b = this.options.boundaries;
+    return Math.min(
+      Math.abs(score - b.MEDIUM),
+      Math.abs(score - b.COMPLEX),
+      Math.abs(score - b.REASONING),
+    );
+  }
+
+  #signals(scan: LexiconScan, tokens: number, s: Float64Array): string[] {
+    const options = this.options;
+    const { index } = this.#lexicon;
+    const limit = options.signalLabels;
+    const signals: string[] = [];
+    if (s[0]! < 0) signals.push(`short (${plural(tokens, 'token')})`);
+    else if (s[0] === 1) signals.push(`long (${plural(tokens, 'token')})`);
+    for (const dimension of KEYWORD_DIMENSIONS) {
+      const category = index[dimension];
+      const labels = scan.distinct(category) === 0 ? [] : scan.labels(category, limit);
+      if (dimension === 'simpleIndicators' && s[5] !== 0 && labels.length === 0)
+        labels.push('arithmetic');
+      if (labels.length === 0 || (dimension === 'multiStepPatterns' && s[6] === 0)) continue;
+      signals.push(`${LABELS[dimension]} (${labels.join(', ')})`);
+    }
+    const numbered = scan.stats.numberedLines;
+    if (s[6] === 1 && numbered >= options.dimensions.multiStepPatterns.minNumberedLines) {
+      signals.push(`multi-step (${numbered} numbered lines)`);
+    }
+    if (scan.stats.numbers >= options.dimensions.reasoningMarkers.minNumbers) {
+      signals.push(`numbers (${scan.stats.numbers})`);
+    }
+    if (s[7] === 1) signals.push(`questions (${scan.stats.questionMarks})`);
+    return signals;
+  }
+}
+
+/**
+ * A bare arithmetic expression ("3+1", "12 * (4 - 1) = ?"): the document's own example of a
+ * SIMPLE prompt, which has no keyword to find. Only short texts are tested.
+ */
+const ARITHMETIC = /^[\s\d.,+\-*/×÷^%()=?]*\d\s*[+\-*/×÷^%]\s*[\d(][\s\d.,+\-*/×÷^%()=?]*$/;
+
+function isArithmetic(text: string): boolean {
+  return text.length <= 64 && ARITHMETIC.test(text);
+}
+
+/** 1 up to `full`, 0 from `none`, linear in between. */
+function fade(value: number, full: number, none: number): number {
+  return value <= full ? 1 : value >= none ? 0 : (none - value) / (none - full);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+function clamp(x: number): number {
+  return Math.max(-1, Math.min(1, x));
+}
+
+function sumLengths(texts: readonly string[] | undefined): number {
+  let total = 0;
+  if (texts) for (const text of texts) total += text.length;
+  return total;
+}
+
+function fmtCount(weight: number): string {
+  return Number.isInteger(weight) ? String(weight) : weight.toFixed(1);
+}
