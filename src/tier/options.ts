@@ -88,6 +88,12 @@ const DimensionsSchema = Type.Object(
          */
         fullBelow: Type.Integer({ minimum: 0, default: 15 }),
         noneAbove: Type.Integer({ minimum: 1, default: 45 }),
+        /**
+         * The share of the simple score kept when the prompt asks for an action (a non-weak
+         * imperative keyword: write, build, explain, …): a greeting, a thank-you or a topic word
+         * such as "weather" attached to a request does not make the request simple.
+         */
+        withAction: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -101,6 +107,12 @@ const DimensionsSchema = Type.Object(
         minWeight: Type.Number({ minimum: 0, default: 2 }),
         /** Numbered lines (`1.`, `2)`) that make a prompt multi-step by themselves. */
         minNumberedLines: Type.Integer({ minimum: 1, default: 2 }),
+        /**
+         * Distinct actions asked for (imperative or agentic keywords that are not weak, counted
+         * once per place in the text) that make a prompt multi-step: "read the file, fix the bug,
+         * run the tests and open a pull request" lists its steps without saying "first".
+         */
+        minActions: Type.Integer({ minimum: 1, default: 3 }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -185,6 +197,12 @@ export const TierOptionsSchema = Type.Object(
           {
             enabled: Type.Boolean({ default: true }),
             minSignals: Type.Number({ minimum: 0, default: 4 }),
+            /**
+             * So many complexity signals that the prompt is COMPLEX without being multi-step or
+             * long ("design a scalable microservice architecture: services, databases, message
+             * queues, caching, Kubernetes"). An addition to the document's rule.
+             */
+            minSignalsAlone: Type.Number({ minimum: 0, default: 5 }),
             confidence: confidence(0.85),
           },
           { additionalProperties: false, default: {} },

@@ -131,7 +131,8 @@ export class TierScorer {
         const multi = dims.multiStepPatterns;
         const found =
           scan.weight(index.multiStepPatterns) >= multi.minWeight ||
-          stats.numberedLines >= multi.minNumberedLines;
+          stats.numberedLines >= multi.minNumberedLines ||
+          this.#actions(scan) >= multi.minActions;
         s[d] = found ? 1 : 0;
       } else {
         const config = dims[name as KeywordDimension];
@@ -139,15 +140,20 @@ export class TierScorer {
         if (name === 'reasoningMarkers' && stats.numbers >= dims.reasoningMarkers.minNumbers) {
           weight += dims.reasoningMarkers.numbersWeight;
         } else if (name === 'simpleIndicators') {
+          const simple = dims.simpleIndicators;
           if (isArithmetic(text)) weight += 1;
-          weight *= fade(tokens, dims.simpleIndicators.fullBelow, dims.simpleIndicators.noneAbove);
+          weight *= fade(tokens, simple.fullBelow, simple.noneAbove);
+          if (weight > 0 && this.#asksForAction(scan)) weight *= simple.withAction;
         }
         s[d] = clamp(config.unit * weight);
       }
       sum += dims[name].weight * s[d]!;
     }
     const score = Math.round(sum * 1e6) / 1e6;
-    const recognized = scan.hitCount > 0 || s[5] !== 0 || s[6] !== 0 || s[7] !== 0;
+    // Recognised: some dimension besides length spoke (a lone "first" or a faded "what is" is
+    // not enough to know anything about a prompt).
+    let recognized = false;
+    for (let d = 1; d < DIMENSIONS.length; d++) if (s[d] !== 0) recognized = true;
 
     let tier = this.#tierOf(score);
     let confidence = sigmoid(options.confidence.steepness * this.#distanceToBoundary(score));
@@ -175,14 +181,13 @@ export class TierScorer {
     } else if (
       overrides.complexity.enabled &&
       complexitySignals >= overrides.complexity.minSignals &&
-      (s[6] === 1 || tokens > long)
+      (s[6] === 1 || tokens > long || complexitySignals >= overrides.complexity.minSignalsAlone)
     ) {
       override = 'complexity';
       tier = 'COMPLEX';
       confidence = Math.max(confidence, overrides.complexity.confidence);
-      signals.push(
-        `override: ${fmtCount(complexitySignals)} complexity signals + ${s[6] === 1 ? 'multi-step' : 'long prompt'} → COMPLEX`,
-      );
+      const why = s[6] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
+      signals.push(`override: ${fmtCount(complexitySignals)} complexity signals${why} → COMPLEX`);
     }
     if (images > 0) {
       const floor = options.vision.minTier;
@@ -205,6 +210,39 @@ export class TierScorer {
       tokens,
       signals,
     };
+  }
+
+  /** Whether a non-weak imperative keyword was found. */
+  #asksForAction(scan: LexiconScan): boolean {
+    const imperative = this.#lexicon.index.imperativeVerbs;
+    for (let k = 0; k < scan.hitCount; k++) {
+      const entry = scan.hitEntry(k);
+      if (entry.categoryIndex === imperative && entry.weight >= 1) return true;
+    }
+    return false;
+  }
+
+  /** Distinct places where a non-weak imperative or agentic keyword was found. */
+  #actions(scan: LexiconScan): number {
+    const { index } = this.#lexicon;
+    let count = 0;
+    let previous = -1;
+    for (let k = 0; k < scan.hitCount; k++) {
+      const entry = scan.hitEntry(k);
+      if (entry.weight < 1) continue;
+      if (
+        entry.categoryIndex !== index.imperativeVerbs &&
+        entry.categoryIndex !== index.agenticTask
+      ) {
+        continue;
+      }
+      // Hits come in text order per first occurrence; the same word in both categories is found
+      // at the same place, one after the other.
+      const at = scan.hitIndex(k);
+      if (at !== previous) count++;
+      previous = at;
+    }
+    return count;
   }
 
   #hugeWithoutScan(atLeast: number, images: number): TierScore {

@@ -72,13 +72,6 @@ export const ar: KeywordPack = {
     'مرحبا',
     'السلام عليكم',
     'شكرا',
-    'ما هو',
-    'ما هي',
-    'من هو',
-    'من هي',
-    'أين',
-    'متى',
-    'كم',
     ...nouns('عاصمة', 'طقس', 'تعريف'),
     'ماذا يعني',
     'ما معنى',
@@ -86,6 +79,8 @@ export const ar: KeywordPack = {
     'كيف حالك',
     'صباح الخير',
     'مساء الخير',
+    // Question openers: common in simple questions, but they open hard ones too.
+    ...weak('ما هو', 'ما هي', 'من هو', 'من هي', 'أين', 'متى', 'كم'),
   ],
   multiStepPatterns: [
     'أولا',
@@ -98,7 +93,7 @@ export const ar: KeywordPack = {
   ],
   imperativeVerbs: [
     ...verbs('أنشئ', 'طور', 'صمم', 'اكتب', 'نفذ', 'حلل', 'قارن', 'لخص', 'أعد كتابة'),
-    ...weak('اشرح'),
+    ...verbs('اشرح'),
   ],
   constraintCount: [
     'على الأكثر',

@@ -25,8 +25,8 @@ export type KeywordDimension = (typeof KEYWORD_DIMENSIONS)[number];
 
 /**
  * One language's keywords, by dimension. An entry is a phrase (weight 1) or a phrase with a
- * weight: 0.5 for words that are only weak evidence on their own, 2 for the multi-step markers
- * that are enough by themselves (`step 1`). Phrases follow the lexicon's syntax: whole words,
+ * weight: 0.5 for words that are only weak evidence on their own, 2 for phrases that are enough by
+ * themselves (`step 1`, `prove that`). Phrases follow the lexicon's syntax: whole words,
  * `stem*` for inflected forms, `*stem` for compounds (sparingly: it is checked at every
  * occurrence of its first letter).
  */
@@ -37,7 +37,11 @@ export function weak(...phrases: string[]): LexiconEntryInput[] {
   return phrases.map((phrase) => ({ phrase, weight: 0.5 }));
 }
 
-/** A multi-step marker that is enough on its own (`step 1`), weight 2. */
+/**
+ * A keyword that counts twice (weight 2): a multi-step marker that is enough on its own
+ * (`step 1`), or a reasoning phrase that asks for a proof or a chain of thought by itself
+ * (`prove that`), which the reasoning override then counts as two markers.
+ */
 export function strong(...phrases: string[]): LexiconEntryInput[] {
   return phrases.map((phrase) => ({ phrase, weight: 2 }));
 }

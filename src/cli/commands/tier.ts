@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import {
+  createTierRouter,
+  isTier,
+  TIERS,
+  type TierDecision,
+  type TierOptionsInput,
+  type TierRequest,
+} from '../../tier/index.js';
+import { runClassificationEval } from '../eval-runner.js';
+import { InputError, readTextArgument } from '../io.js';
+
+/** Registers `triage tier "<prompt>"`. */
+export function registerTier(program: Command): void {
+  program
+    .command('tier')
+    .description(
+      'choose the model tier (SIMPLE, MEDIUM, COMPLEX, REASONING) for a prompt, or for an ' +
+        'OpenAI chat request given as JSON with --request; reads standard input without a prompt',
+    )
+    .argument('[prompt]', 'the prompt (default: standard input)')
+    .option('--request', 'the input is an OpenAI chat-completions request (JSON), not a prompt')
+    .option('--config <file>', 'tier router options (JSON or YAML)')
+    .option('--json', 'print one JSON object')
+    .action(
+      async (
+        prompt: string | undefined,
+        flags: { request?: boolean; config?: string; json?: boolean },
+      ) => {
+        const router = createTierRouter(readOptions(flags.config));
+        const text = await readTextArgument(prompt);
+        const input = flags.request ? parseRequest(text, 'the request') : text;
+        const decision = await router.decide(input);
+        if (flags.json) {
+          const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
+          process.stdout.write(
+            `${JSON.stringify({ ...decision, ...(dimensions ? { dimensions } : {}) })}\n`,
+          );
+        } else {
+          process.stdout.write(formatDecision(decision));
+        }
+      },
+    );
+}
+
+/** Registers `triage eval tier FILE.jsonl`. */
+export function registerTierEval(evalCommand: Command): void {
+  evalCommand
+    .command('tier')
+    .description(
+      'evaluate the tier router on a JSONL file of {"input": "<prompt>" | {"messages": [...]}, ' +
+        '"expected": "SIMPLE" | ["MEDIUM", "COMPLEX"]}',
+    )
+    .argument('<file>', 'the labelled JSONL file')
+    .option('--config <file>', 'tier router options (JSON or YAML)')
+    .option('--json', 'print one JSON object')
+    .action(async (file: string, flags: { config?: string; json?: boolean }) => {
+      const router = createTierRouter(readOptions(flags.config));
+      await runClassificationEval(
+        {
+          file,
+          parse: parseTierRow,
+          classify: async (input) => (await router.decide(input)).tier,
+          show: showInput,
+          labels: TIERS,
+          json: flags.json === true,
+        },
+        () => ({ stats: router.stats }),
+      );
+    });
+}
+
+/** The router options of `--config`, or none. */
+function readOptions(file: string | undefined): TierOptionsInput {
+  if (file === undefined) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  try {
+    return (parseYaml(text) ?? {}) as TierOptionsInput; // YAML is a superset of JSON
+  } catch (error) {
+    throw new InputError(`${file}: not valid JSON or YAML (${(error as Error).message})`);
+  }
+}
+
+function parseRequest(text: string, where: string): TierRequest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${where} is not valid JSON (${(error as Error).message})`);
+  }
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    !Array.isArray((value as TierRequest).messages)
+  ) {
+    throw new InputError(`${where} must be an object with a "messages" array`);
+  }
+  return value as TierRequest;
+}
+
+/** One row of a tier evaluation file. */
+export function parseTierRow(value: unknown): {
+  input: TierRequest | string;
+  expected: string | string[];
+} {
+  if (value === null || typeof value !== 'object')
+    throw new Error('each line must be a JSON object');
+  const row = value as { input?: unknown; expected?: unknown };
+  const input = row.input;
+  if (typeof input !== 'string') {
+    if (
+      input === null ||
+      typeof input !== 'object' ||
+      !Array.isArray((input as TierRequest).messages)
+    ) {
+      throw new Error('"input" must be a prompt string or an object with a "messages" array');
+    }
+  }
+  const expected = row.expected;
+  const list = Array.isArray(expected) ? expected : [expected];
+  if (list.length === 0 || !list.every(isTier)) {
+    throw new Error(`"expected" must be one of ${TIERS.join(', ')}, or a non-empty list of them`);
+  }
+  return {
+    input: input as TierRequest | string,
+    expected: Array.isArray(expected) ? list : (expected as string),
+  };
+}
+
+/** The text of an evaluation input, for the list of misclassified rows. */
+function showInput(input: TierRequest | string): string {
+  if (typeof input === 'string') return input;
+  const last = [...input.messages].reverse().find((message) => message.role === 'user');
+  const content = last?.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content
+            .map((part) => (typeof part.text === 'string' ? part.text : `[${part.type}]`))
+            .join(' ')
+        : '';
+  return `[${input.messages.length} messages] ${text}`;
+}
+
+/** The human-readable report of one decision. */
+export function formatDecision(decision: TierDecision): string {
+  const lines = [
+    `tier        ${decision.tier}`,
+    `confidence  ${decision.confidence.toFixed(2)}`,
+    `score       ${decision.score === undefined ? '-' : decision.score.toFixed(3)}`,
+    `source      ${decision.source}${decision.llmMs > 0 ? ` (${Math.round(decision.llmMs)} ms)` : ''}`,
+    `signals     ${decision.signals.join('\n            ') || '-'}`,
+    `fallback    ${decision.fallbackChain.join(' → ')}`,
+  ];
+  if (decision.extraction.length > 0) lines.push(`extracted   ${decision.extraction.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
