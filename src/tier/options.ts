@@ -10,12 +10,15 @@ import { TIERS, type Tier } from './tiers.js';
  * value where the document gives one; the others are named and explained here.
  */
 
-const TierSchema = Type.Union(TIERS.map((tier) => Type.Literal(tier)));
-const tierWithDefault = (fallback: Tier) =>
-  Type.Union(
-    TIERS.map((t) => Type.Literal(t)),
-    { default: fallback },
-  );
+const tierLiterals = () =>
+  [
+    Type.Literal('SIMPLE'),
+    Type.Literal('MEDIUM'),
+    Type.Literal('COMPLEX'),
+    Type.Literal('REASONING'),
+  ] as const;
+const TierSchema = Type.Union([...tierLiterals()]);
+const tierWithDefault = (fallback: Tier) => Type.Union([...tierLiterals()], { default: fallback });
 const confidence = (fallback: number) => Type.Number({ minimum: 0, maximum: 1, default: fallback });
 const chain = (...tiers: Tier[]) => Type.Array(TierSchema, { minItems: 1, default: tiers });
 
@@ -216,10 +219,24 @@ export const TierOptionsSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     /** Which built-in keyword packs to load (ISO 639-1 codes). */
-    languages: Type.Array(Type.Union(KEYWORD_LANGUAGES.map((code) => Type.Literal(code))), {
-      default: [...KEYWORD_LANGUAGES],
-      uniqueItems: true,
-    }),
+    languages: Type.Array(
+      Type.Union([
+        Type.Literal('en'),
+        Type.Literal('zh'),
+        Type.Literal('ja'),
+        Type.Literal('ko'),
+        Type.Literal('ru'),
+        Type.Literal('es'),
+        Type.Literal('pt'),
+        Type.Literal('de'),
+        Type.Literal('fr'),
+        Type.Literal('ar'),
+      ]),
+      {
+        default: [...KEYWORD_LANGUAGES],
+        uniqueItems: true,
+      },
+    ),
     extraction: Type.Object(
       {
         /**
