@@ -199,11 +199,15 @@ export class Hybrid<I, T> {
     }
     stats.local++;
     const confidence = base.localConfidence;
+    // Built field by field, not spread: this is every request's path, and spreads cost more
+    // than the rest of the decision.
     return {
-      ...base,
       value: local.value,
       source: 'local',
       confidence,
+      localValue: base.localValue,
+      localConfidence: confidence,
+      margin: base.margin,
       llmMs: 0,
       reason: confident
         ? (local.reason ?? `local confidence ${fmt(confidence)}`)
@@ -320,21 +324,16 @@ export class Hybrid<I, T> {
   ): HybridDecision<T> {
     this.#stats.fallbacks++;
     const chosen = this.policy.fallback(context);
-    const local = `local=${fmt(base.localConfidence ?? 0)}`;
-    const llm =
-      context.cause === 'no_llm'
-        ? 'no LLM configured'
-        : context.cause === 'unsure'
-          ? `llm=${fmt(llmConfidence ?? 0)}`
-          : `llm ${context.cause}${context.error ? ` (${context.error})` : ''}`;
     return {
-      ...base,
       value: chosen.value,
       source: 'fallback',
       confidence: clampConfidence(chosen.confidence),
-      ...(llmConfidence === undefined ? {} : { llmConfidence }),
+      localValue: base.localValue,
+      localConfidence: base.localConfidence,
+      margin: base.margin,
+      llmConfidence,
       llmMs,
-      reason: chosen.reason ?? `fallback: low confidence (${local}, ${llm})`,
+      reason: chosen.reason ?? fallbackReason(base.localConfidence ?? 0, context, llmConfidence),
     };
   }
 }
@@ -343,8 +342,22 @@ function baseOf<T>(local: LocalVerdict<T>) {
   return {
     localValue: local.value,
     localConfidence: clampConfidence(local.confidence),
-    ...(local.margin === undefined ? {} : { margin: local.margin }),
+    margin: local.margin,
   };
+}
+
+function fallbackReason<I, T>(
+  localConfidence: number,
+  context: FallbackContext<I, T>,
+  llmConfidence: number | undefined,
+): string {
+  const llm =
+    context.cause === 'no_llm'
+      ? 'no LLM configured'
+      : context.cause === 'unsure'
+        ? `llm=${fmt(llmConfidence ?? 0)}`
+        : `llm ${context.cause}${context.error ? ` (${context.error})` : ''}`;
+  return `fallback: low confidence (local=${fmt(localConfidence)}, ${llm})`;
 }
 
 function fmt(value: number): string {
