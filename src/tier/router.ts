@@ -158,17 +158,15 @@ export class TierRouter {
     const score = this.scorer.score(prompt.text, prompt);
     const decided = this.#hybrid.decideLocally(prompt, toVerdict(score));
     if (decided) return this.#decision(decided, score, prompt);
-    return {
-      ...this.#describe(score, prompt),
-      tier: score.tier,
-      source: 'local',
-      confidence: score.confidence,
-      needsLlm: true,
-      signals: [...score.signals, ambiguity(score, 'needs LLM classification')],
+    const signals = score.signals as string[];
+    signals.push(ambiguity(score, 'needs LLM classification'));
+    return decision(score.tier, 'local', false, score.confidence, score, prompt, true, {
+      signals,
       reason: `ambiguous local verdict ${score.tier} (confidence ${score.confidence.toFixed(2)}); LLM check pending`,
       llmMs: 0,
+      cached: undefined,
       fallbackChain: this.fallbackChain(score.tier),
-    };
+    });
   }
 
   /**
@@ -190,20 +188,13 @@ export class TierRouter {
     const tier = this.#forced(model);
     if (tier === undefined) return undefined;
     const decided = this.#hybrid.forced(tier, `model id ${model} forces ${tier}`);
-    return {
-      tier,
-      source: 'forced',
-      forced: true,
-      confidence: decided.confidence,
-      needsLlm: false,
+    return decision(tier, decided.source, true, decided.confidence, undefined, undefined, false, {
       signals: [`forced (model ${model})`],
       reason: decided.reason,
-      tokens: 0,
-      images: 0,
-      extraction: [],
       llmMs: 0,
+      cached: undefined,
       fallbackChain: this.fallbackChain(tier),
-    };
+    });
   }
 
   #decision(
@@ -211,45 +202,67 @@ export class TierRouter {
     score: TierScore,
     prompt: ExtractedPrompt,
   ): TierDecision {
-    const signals = [...score.signals];
+    const signals = score.signals as string[];
     if (decided.source === 'llm') {
-      signals.push(
-        ambiguity(
-          score,
-          `LLM ${decided.value}${decided.cached ? ' (cached)' : ` in ${Math.round(decided.llmMs)} ms`}`,
-        ),
-      );
+      const how = decided.cached ? ' (cached)' : ` in ${Math.round(decided.llmMs)} ms`;
+      signals.push(ambiguity(score, `LLM ${decided.value}${how}`));
     } else if (decided.source === 'fallback') {
       signals.push(ambiguity(score, `fallback ${decided.value}`));
     } else if (score.ambiguous) {
       signals.push(ambiguity(score, 'kept (LLM check off)'));
     }
-    return {
-      ...this.#describe(score, prompt),
-      tier: decided.value,
-      source: decided.source,
-      confidence: decided.confidence,
-      needsLlm: false,
-      signals,
-      reason: decided.reason,
-      llmMs: decided.llmMs,
-      ...(decided.cached ? { cached: true } : {}),
-      fallbackChain: this.fallbackChain(decided.value),
-    };
+    return decision(
+      decided.value,
+      decided.source,
+      false,
+      decided.confidence,
+      score,
+      prompt,
+      false,
+      {
+        signals,
+        reason: decided.reason,
+        llmMs: decided.llmMs,
+        cached: decided.cached ? true : undefined,
+        fallbackChain: this.fallbackChain(decided.value),
+      },
+    );
   }
+}
 
-  #describe(score: TierScore, prompt: ExtractedPrompt) {
-    return {
-      forced: false,
-      ...(score.score === undefined ? {} : { score: score.score }),
-      localTier: score.tier,
-      localConfidence: score.confidence,
-      ...(score.override ? { override: score.override } : {}),
-      tokens: score.tokens,
-      images: prompt.images,
-      extraction: prompt.steps,
-    };
-  }
+/**
+ * Builds a decision with every field present (absent ones `undefined`), so that all decisions
+ * share one object shape: cheaper to build and to read on the hot path than spreads.
+ */
+function decision(
+  tier: Tier,
+  source: DecisionSource,
+  forced: boolean,
+  confidence: number,
+  score: TierScore | undefined,
+  prompt: ExtractedPrompt | undefined,
+  needsLlm: boolean,
+  rest: Pick<TierDecision, 'signals' | 'reason' | 'llmMs' | 'cached' | 'fallbackChain'>,
+): TierDecision {
+  return {
+    tier,
+    source,
+    forced,
+    confidence,
+    score: score?.score,
+    localTier: score?.tier,
+    localConfidence: score?.confidence,
+    needsLlm,
+    signals: rest.signals,
+    reason: rest.reason,
+    override: score?.override,
+    tokens: score?.tokens ?? 0,
+    images: prompt?.images ?? 0,
+    extraction: prompt?.steps ?? [],
+    llmMs: rest.llmMs,
+    cached: rest.cached,
+    fallbackChain: rest.fallbackChain,
+  };
 }
 
 /** Builds a tier router (see {@link TierRouter}). */
