@@ -106,6 +106,31 @@ export function extractPrompt(
   return refine(text, images, systems, hasSystemPrompt, context, options);
 }
 
+/**
+ * The characters of all the text in a request, and the image parts of its last user message,
+ * without extracting anything: for the huge-context override, which the whole request decides.
+ * Malformed parts are skipped here; `extractPrompt` reports them.
+ */
+export function requestSize(request: TierRequest | string): { chars: number; images: number } {
+  if (typeof request === 'string') return { chars: request.length, images: 0 };
+  let chars = 0;
+  let images = 0;
+  const messages = Array.isArray(request?.messages) ? request.messages : [];
+  for (const message of messages) {
+    const content = message?.content;
+    if (typeof content === 'string') chars += content.length;
+    else if (Array.isArray(content)) {
+      let parts = 0;
+      for (const part of content) {
+        if (typeof part?.text === 'string') chars += part.text.length;
+        else if (IMAGE_PARTS.has(part?.type)) parts++;
+      }
+      if (message.role === 'user') images = parts;
+    } else if (message?.role === 'user') images = 0;
+  }
+  return { chars, images };
+}
+
 function contentOf(message: ChatRequestMessage, i: number): { text: string; images: number } {
   const content = message.content;
   if (content === undefined || content === null) return { text: '', images: 0 };

@@ -90,6 +90,28 @@ describe('TierRouter without an LLM check', () => {
     expect(JSON.stringify(decision)).not.toContain('Zanzibar');
   });
 
+  it('decides a request over 100k tokens by its size, without extraction or scan', () => {
+    const history = 'word '.repeat(50_000);
+    const decision = router.classify({
+      messages: [
+        { role: 'system', content: history },
+        { role: 'user', content: history },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image_url', image_url: {} },
+          ],
+        },
+      ],
+    });
+    expect(decision).toMatchObject({ tier: 'COMPLEX', override: 'huge-context', images: 1 });
+    expect(decision.score).toBeUndefined();
+    expect(() =>
+      router.classify({ messages: [{ role: 'user', content: history.repeat(2) }, 7] } as never),
+    ).toThrow(TierRequestError);
+  });
+
   it('rejects a malformed request with a typed error', () => {
     expect(() => router.classify({ messages: 'hi' } as never)).toThrow(TierRequestError);
   });

@@ -12,6 +12,7 @@ import {
   type ExtractedPrompt,
   type ExtractionStep,
   extractPrompt,
+  requestSize,
   type TierRequest,
 } from './extract.js';
 import { compileForcedModels } from './forced.js';
@@ -154,8 +155,7 @@ export class TierRouter {
   classify(request: TierRequest | string): TierDecision {
     const forced = this.#forcedDecision(request);
     if (forced) return forced;
-    const prompt = extractPrompt(request, this.options.extraction);
-    const score = this.scorer.score(prompt.text, prompt);
+    const { prompt, score } = this.#score(request);
     const decided = this.#hybrid.decideLocally(prompt, toVerdict(score));
     if (decided) return this.#decision(decided, score, prompt);
     const signals = score.signals as string[];
@@ -176,10 +176,27 @@ export class TierRouter {
   async decide(request: TierRequest | string, signal?: AbortSignal): Promise<TierDecision> {
     const forced = this.#forcedDecision(request);
     if (forced) return forced;
-    const prompt = extractPrompt(request, this.options.extraction);
-    const score = this.scorer.score(prompt.text, prompt);
+    const { prompt, score } = this.#score(request);
     const decided = await this.#hybrid.decideFrom(prompt, toVerdict(score), signal);
     return this.#decision(decided, score, prompt);
+  }
+
+  /**
+   * Extracts and scores. A request provably over the huge-context limit is decided by its size
+   * (extraction only moves text between scored and unscored, so it cannot change the total).
+   */
+  #score(request: TierRequest | string): { prompt: ExtractedPrompt; score: TierScore } {
+    const size = requestSize(request);
+    const bySize = this.scorer.scoreBySize(size.chars, size.images);
+    if (bySize) {
+      extractPrompt(request, NO_EXTRACTION); // still rejects a malformed request
+      return {
+        prompt: { text: '', images: size.images, context: [], hasSystemPrompt: false, steps: [] },
+        score: bySize,
+      };
+    }
+    const prompt = extractPrompt(request, this.options.extraction);
+    return { prompt, score: this.scorer.score(prompt.text, prompt) };
   }
 
   #forcedDecision(request: TierRequest | string): TierDecision | undefined {
@@ -272,6 +289,16 @@ export function createTierRouter(
 ): TierRouter {
   return new TierRouter(options, dependencies);
 }
+
+/** Extraction options that do no text search (validation of the request only). */
+const NO_EXTRACTION: TierOptions['extraction'] = {
+  currentMessageMarkers: [],
+  stripEmbeddedSystemPrompt: false,
+  trailingMessage: 'off',
+  minChars: 1,
+  maxTailChars: 1,
+  personaOpeners: [],
+};
 
 function toVerdict(score: TierScore): LocalVerdict<Tier> {
   return {

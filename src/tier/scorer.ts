@@ -245,6 +245,18 @@ export class TierScorer {
     return count;
   }
 
+  /**
+   * The huge-context verdict from the request's size alone, when `chars / 4` (a lower bound of
+   * its tokens) is over the limit; `undefined` otherwise. Lets a caller skip extraction and the
+   * scan of a prompt whose tier the override decides anyway.
+   */
+  scoreBySize(chars: number, images: number): TierScore | undefined {
+    const huge = this.options.overrides.hugeContext;
+    if (!huge.enabled || !huge.skipScan) return undefined;
+    const atLeast = Math.ceil(chars / 4);
+    return atLeast > huge.minTokens ? this.#hugeWithoutScan(atLeast, images) : undefined;
+  }
+
   #hugeWithoutScan(atLeast: number, images: number): TierScore {
     const huge = this.options.overrides.hugeContext;
     const signals = [`override: >${huge.minTokens} tokens (≥${atLeast}) → COMPLEX`];
