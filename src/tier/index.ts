@@ -22,7 +22,7 @@ export {
   type KeywordPack,
 } from './keywords/index.js';
 export { buildTierLexicon, type TierLexicon, tierFoldTable } from './lexicon.js';
-export { parseTierAnswer, TIER_CLASSIFIER_PROMPT, tierLlmDecider, truncatePrompt } from './llm.js';
+export { TIER_CLASSIFIER_PROMPT, tierLlmDecider, truncatePrompt } from './llm.js';
 export {
   type TierOptions,
   type TierOptionsInput,

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startFakeLlm } from '../../testing/index.js';
 import { runCli } from '../program.js';
 
 const capture = () => {
@@ -83,6 +84,28 @@ describe('triage eval tier', () => {
     expect(report).toMatchObject({ total: 3, correct: 3, accuracy: 1 });
     expect(report.confusion.REASONING.REASONING).toBe(1);
     expect(report.stats).toMatchObject({ decisions: 3, llmCalls: 0 });
+  });
+
+  it('runs the LLM check with --llm, over HTTP to the configured provider', async () => {
+    const fake = await startFakeLlm({ reply: 'REASONING' });
+    try {
+      const io = capture();
+      const llm = file(
+        'llm.yaml',
+        `id: fake\nkind: openai\nmodel: fake-model\nbaseUrl: ${fake.openAiBaseUrl}\nmaxRetries: 0\n`,
+      );
+      const rows = file(
+        'rows.jsonl',
+        `${JSON.stringify({ input: 'Write a poem about spring', expected: 'REASONING' })}\n`,
+      );
+      expect(await cli('eval', 'tier', rows, '--json', '--llm', llm)).toBe(0);
+      const report = JSON.parse(io.stdout());
+      expect(report).toMatchObject({ accuracy: 1 });
+      expect(report.stats).toMatchObject({ llmCalls: 1, llmOverrode: 1 });
+      expect(fake.chatRequests).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('names the line of a bad row', async () => {

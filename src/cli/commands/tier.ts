@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
+import { createProvider } from '../../llm/config.js';
 import {
   createTierRouter,
   isTier,
@@ -8,57 +7,89 @@ import {
   type TierDecision,
   type TierOptionsInput,
   type TierRequest,
+  type TierRouter,
 } from '../../tier/index.js';
 import { runClassificationEval } from '../eval-runner.js';
-import { InputError, readTextArgument } from '../io.js';
+import { InputError, pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
+
+/** The options both commands share. */
+interface TierFlags {
+  readonly config?: string;
+  readonly llm?: string;
+  readonly provider?: string;
+  readonly json?: boolean;
+}
+
+function routerOptions(command: Command): Command {
+  return command
+    .option('--json', 'print one JSON object')
+    .option('--config <file>', 'tier router options (JSON or YAML)')
+    .option(
+      '--llm <file>',
+      'an LLM provider configuration (JSON or YAML, as for `triage llm check`): turns the LLM ' +
+        'check on for ambiguous prompts',
+    )
+    .option('--provider <id>', 'the provider to use, when the --llm file lists several');
+}
+
+/** Builds the router the flags describe, runs `work` with it, and closes the provider. */
+async function withRouter(flags: TierFlags, work: (router: TierRouter) => Promise<void>) {
+  const options =
+    flags.config === undefined ? {} : ((readConfigFile(flags.config) ?? {}) as TierOptionsInput);
+  const classifier =
+    flags.llm === undefined
+      ? undefined
+      : createProvider(pickProviderConfig(readConfigFile(flags.llm), flags.llm, flags.provider), {
+          source: flags.llm,
+        });
+  try {
+    await work(createTierRouter(options, classifier ? { classifier } : {}));
+  } finally {
+    await classifier?.close();
+  }
+}
 
 /** Registers `triage tier "<prompt>"`. */
 export function registerTier(program: Command): void {
-  program
-    .command('tier')
-    .description(
-      'choose the model tier (SIMPLE, MEDIUM, COMPLEX, REASONING) for a prompt, or for an ' +
-        'OpenAI chat request given as JSON with --request; reads standard input without a prompt',
-    )
-    .argument('[prompt]', 'the prompt (default: standard input)')
-    .option('--request', 'the input is an OpenAI chat-completions request (JSON), not a prompt')
-    .option('--config <file>', 'tier router options (JSON or YAML)')
-    .option('--json', 'print one JSON object')
-    .action(
-      async (
-        prompt: string | undefined,
-        flags: { request?: boolean; config?: string; json?: boolean },
-      ) => {
-        const router = createTierRouter(readOptions(flags.config));
-        const text = await readTextArgument(prompt);
-        const input = flags.request ? parseRequest(text, 'the request') : text;
-        const decision = await router.decide(input);
-        if (flags.json) {
-          const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
-          process.stdout.write(
-            `${JSON.stringify({ ...decision, ...(dimensions ? { dimensions } : {}) })}\n`,
-          );
-        } else {
-          process.stdout.write(formatDecision(decision));
-        }
-      },
-    );
+  routerOptions(
+    program
+      .command('tier')
+      .description(
+        'choose the model tier (SIMPLE, MEDIUM, COMPLEX, REASONING) for a prompt, or for an ' +
+          'OpenAI chat request given as JSON with --request; reads standard input without a prompt',
+      )
+      .argument('[prompt]', 'the prompt (default: standard input)')
+      .option('--request', 'the input is an OpenAI chat-completions request (JSON), not a prompt'),
+  ).action(async (prompt: string | undefined, flags: TierFlags & { request?: boolean }) => {
+    const text = await readTextArgument(prompt);
+    const input = flags.request ? parseRequest(text, 'the request') : text;
+    await withRouter(flags, async (router) => {
+      const decision = await router.decide(input);
+      if (flags.json) {
+        const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
+        process.stdout.write(
+          `${JSON.stringify({ ...decision, ...(dimensions ? { dimensions } : {}) })}\n`,
+        );
+      } else {
+        process.stdout.write(formatDecision(decision));
+      }
+    });
+  });
 }
 
 /** Registers `triage eval tier FILE.jsonl`. */
 export function registerTierEval(evalCommand: Command): void {
-  evalCommand
-    .command('tier')
-    .description(
-      'evaluate the tier router on a JSONL file of {"input": "<prompt>" | {"messages": [...]}, ' +
-        '"expected": "SIMPLE" | ["MEDIUM", "COMPLEX"]}',
-    )
-    .argument('<file>', 'the labelled JSONL file')
-    .option('--config <file>', 'tier router options (JSON or YAML)')
-    .option('--json', 'print one JSON object')
-    .action(async (file: string, flags: { config?: string; json?: boolean }) => {
-      const router = createTierRouter(readOptions(flags.config));
-      await runClassificationEval(
+  routerOptions(
+    evalCommand
+      .command('tier')
+      .description(
+        'evaluate the tier router on a JSONL file of {"input": "<prompt>" | {"messages": [...]}, ' +
+          '"expected": "SIMPLE" | ["MEDIUM", "COMPLEX"]}; the LLM check is off unless --llm is given',
+      )
+      .argument('<file>', 'the labelled JSONL file'),
+  ).action(async (file: string, flags: TierFlags) => {
+    await withRouter(flags, (router) =>
+      runClassificationEval(
         {
           file,
           parse: parseTierRow,
@@ -68,24 +99,9 @@ export function registerTierEval(evalCommand: Command): void {
           json: flags.json === true,
         },
         () => ({ stats: router.stats }),
-      );
-    });
-}
-
-/** The router options of `--config`, or none. */
-function readOptions(file: string | undefined): TierOptionsInput {
-  if (file === undefined) return {};
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  try {
-    return (parseYaml(text) ?? {}) as TierOptionsInput; // YAML is a superset of JSON
-  } catch (error) {
-    throw new InputError(`${file}: not valid JSON or YAML (${(error as Error).message})`);
-  }
+      ),
+    );
+  });
 }
 
 function parseRequest(text: string, where: string): TierRequest {
