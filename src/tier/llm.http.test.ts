@@ -31,31 +31,37 @@ function provider(kind: 'openai' | 'anthropic' | 'ollama' = 'openai'): Configure
   return built;
 }
 
-describe.each(['openai', 'anthropic', 'ollama'] as const)('the tier LLM check over %s HTTP', (kind) => {
-  it('asks only when unsure, with the truncated user text, and uses the answer', async () => {
-    fake.reply('COMPLEX');
-    const router = createTierRouter({}, { classifier: provider(kind) });
-    expect((await router.decide('What is the capital of France?')).source).toBe('local');
-    expect(fake.chatRequests).toHaveLength(0);
-    const decision = await router.decide({
-      messages: [
-        { role: 'system', content: 'SYSTEM-SECRET' },
-        { role: 'user', content: `${AMBIGUOUS} ${'and the sea '.repeat(60)}` },
-      ],
+describe.each(['openai', 'anthropic', 'ollama'] as const)(
+  'the tier LLM check over %s HTTP',
+  (kind) => {
+    it('asks only when unsure, with the truncated user text, and uses the answer', async () => {
+      fake.reply('COMPLEX');
+      const router = createTierRouter({}, { classifier: provider(kind) });
+      expect((await router.decide('What is the capital of France?')).source).toBe('local');
+      expect(fake.chatRequests).toHaveLength(0);
+      const decision = await router.decide({
+        messages: [
+          { role: 'system', content: 'SYSTEM-SECRET' },
+          { role: 'user', content: `${AMBIGUOUS} ${'and the sea '.repeat(60)}` },
+        ],
+      });
+      expect(decision).toMatchObject({ tier: 'COMPLEX', source: 'llm' });
+      expect(decision.llmMs).toBeGreaterThan(0);
+      const sent = fake.chatRequests[0]!;
+      expect(sent.system).toContain('SIMPLE, MEDIUM, COMPLEX or REASONING');
+      expect(JSON.stringify(sent.messages)).not.toContain('SYSTEM-SECRET');
+      expect(sent.messages.at(-1)?.content.length).toBe(500);
+      expect(router.stats).toMatchObject({ llmCalls: 1, llmOverrode: 1 });
     });
-    expect(decision).toMatchObject({ tier: 'COMPLEX', source: 'llm' });
-    expect(decision.llmMs).toBeGreaterThan(0);
-    const sent = fake.chatRequests[0]!;
-    expect(sent.system).toContain('SIMPLE, MEDIUM, COMPLEX or REASONING');
-    expect(JSON.stringify(sent.messages)).not.toContain('SYSTEM-SECRET');
-    expect(sent.messages.at(-1)?.content.length).toBe(500);
-    expect(router.stats).toMatchObject({ llmCalls: 1, llmOverrode: 1 });
-  });
-});
+  },
+);
 
 describe('the tier LLM check failures over HTTP (document failure table)', () => {
   it('falls back to MEDIUM on a provider error, an invalid answer and a timeout', async () => {
-    const router = createTierRouter({ llm: { timeoutMs: 300, cacheSize: 0 } }, { classifier: provider() });
+    const router = createTierRouter(
+      { llm: { timeoutMs: 300, cacheSize: 0 } },
+      { classifier: provider() },
+    );
     fake.script({ status: 503, error: 'overloaded' }, 'BANANA', { hang: true });
     const failed = await router.decide(AMBIGUOUS);
     expect(failed).toMatchObject({ tier: 'MEDIUM', source: 'fallback' });

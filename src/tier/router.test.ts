@@ -196,7 +196,10 @@ describe('TierRouter with an LLM check', () => {
       { classifier: provider(() => 'It is either SIMPLE or MEDIUM, hard to say.').llm },
     );
     expect((await rambling.decide(AMBIGUOUS)).source).toBe('fallback');
-    const sentence = createTierRouter({}, { classifier: provider(() => 'The tier is **Complex**.').llm });
+    const sentence = createTierRouter(
+      {},
+      { classifier: provider(() => 'The tier is **Complex**.').llm },
+    );
     expect((await sentence.decide(AMBIGUOUS)).tier).toBe('COMPLEX');
   });
 
