@@ -158,8 +158,12 @@ export class Lexicon {
   #result: LexiconScan | undefined;
   #numbered = 0;
   #bullets = 0;
-  readonly #verify = (kind: number, slot: number, at: number): void =>
-    this.#candidate(kind, slot, at);
+  readonly #verify = (candidates: Int32Array, count: number): void => {
+    for (let k = 0; k < count; k++) {
+      const word = candidates[2 * k]!;
+      this.#candidate(word & 7, word >>> 3, candidates[2 * k + 1]!);
+    }
+  };
 
   constructor(spec: LexiconSpec, options: LexiconOptions = {}) {
     const { classOf, fold } = charTables();

@@ -97,6 +97,8 @@ export class WasmScanner {
   #buffer: Buffer;
   #i32: Int32Array;
   #u8: Uint8Array;
+  /** A view of the candidate buffer. */
+  #candidates: Int32Array;
   #top = HEAP_AT;
   readonly #free = new Map<number, number[]>();
   readonly #infoTables = new WeakMap<FoldTable, number>();
@@ -109,6 +111,7 @@ export class WasmScanner {
     this.#buffer = Buffer.alloc(0);
     this.#i32 = new Int32Array(0);
     this.#u8 = new Uint8Array(0);
+    this.#candidates = new Int32Array(0);
     this.#views();
   }
 
@@ -166,8 +169,8 @@ export class WasmScanner {
   }
 
   /**
-   * Scans `text[start, end)`, calling `verify(kind, slot, at)` for each candidate, in text order,
-   * and returns the statistics.
+   * Scans `text[start, end)`, handing each batch of candidates to `verify(candidates, count)`
+   * (pairs of `kind | slot << 3` and position, in text order), and returns the statistics.
    */
   scan(
     text: string,
@@ -175,7 +178,7 @@ export class WasmScanner {
     end: number,
     lex: number,
     info: number,
-    verify: (kind: number, slot: number, at: number) => void,
+    verify: (candidates: Int32Array, count: number) => void,
   ): WasmStats {
     const wasm = this.#exports;
     const i32 = this.#i32;
@@ -210,13 +213,9 @@ export class WasmScanner {
     };
   }
 
-  #deliver(verify: (kind: number, slot: number, at: number) => void): void {
-    const i32 = this.#i32;
-    const count = i32[STATE.outCount >> 2]!;
-    for (let k = 0; k < count; k++) {
-      const word = i32[(OUT_AT >> 2) + 2 * k]!;
-      verify(word & 7, word >>> 3, i32[(OUT_AT >> 2) + 2 * k + 1]!);
-    }
+  #deliver(verify: (candidates: Int32Array, count: number) => void): void {
+    const count = this.#i32[STATE.outCount >> 2]!;
+    if (count > 0) verify(this.#candidates, count);
   }
 
   /** The info table of a fold table (folded unit | class << 16 per UTF-16 unit), built once. */
@@ -261,6 +260,7 @@ export class WasmScanner {
     this.#buffer = Buffer.from(buffer);
     this.#i32 = new Int32Array(buffer);
     this.#u8 = new Uint8Array(buffer);
+    this.#candidates = new Int32Array(buffer, OUT_AT, CANDIDATE_ROOM * 2);
   }
 }
 
