@@ -14,6 +14,8 @@ export {
 } from './extract.js';
 export { compileForcedModels } from './forced.js';
 export {
+  DIMENSIONS,
+  type Dimension,
   KEYWORD_DIMENSIONS,
   KEYWORD_LANGUAGES,
   KEYWORD_PACKS,
@@ -36,8 +38,6 @@ export {
   type TierRouterDependencies,
 } from './router.js';
 export {
-  DIMENSIONS,
-  type Dimension,
   type ScoreContext,
   type TierOverride,
   type TierScore,

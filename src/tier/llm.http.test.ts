@@ -1,44 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ConfiguredProvider, createProvider } from '../llm/config.js';
-import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { type KINDS, useFakeLlm } from '../llm/fake.test-helpers.js';
 import { createTierRouter } from './router.js';
 
 // The LLM check over real HTTP: the provider layer talks to the fake LLM server on 127.0.0.1 in
 // each wire format; the router reads the one-word answer with the layer's label helper.
 
 const AMBIGUOUS = 'Write a poem about spring';
-let fake: FakeLlmServer;
-const providers: ConfiguredProvider[] = [];
-
-beforeEach(async () => {
-  fake = await startFakeLlm();
-});
-
-afterEach(async () => {
-  await Promise.all(providers.splice(0).map((provider) => provider.close()));
-  await fake.close();
-});
-
-function provider(kind: 'openai' | 'anthropic' | 'ollama' = 'openai'): ConfiguredProvider {
-  const built = createProvider({
-    id: `fake-${kind}`,
-    kind,
-    model: 'fake-model',
-    baseUrl: kind === 'openai' ? fake.openAiBaseUrl : fake.url,
-    maxRetries: 0,
-  });
-  providers.push(built);
-  return built;
-}
+const llm = useFakeLlm();
+const provider = (kind: (typeof KINDS)[number] = 'openai') => llm.provider(kind, { maxRetries: 0 });
 
 describe.each(['openai', 'anthropic', 'ollama'] as const)(
   'the tier LLM check over %s HTTP',
   (kind) => {
     it('asks only when unsure, with the truncated user text, and uses the answer', async () => {
-      fake.reply('COMPLEX');
+      llm.fake.reply('COMPLEX');
       const router = createTierRouter({}, { classifier: provider(kind) });
       expect((await router.decide('What is the capital of France?')).source).toBe('local');
-      expect(fake.chatRequests).toHaveLength(0);
+      expect(llm.fake.chatRequests).toHaveLength(0);
       const decision = await router.decide({
         messages: [
           { role: 'system', content: 'SYSTEM-SECRET' },
@@ -47,7 +25,7 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)(
       });
       expect(decision).toMatchObject({ tier: 'COMPLEX', source: 'llm' });
       expect(decision.llmMs).toBeGreaterThan(0);
-      const sent = fake.chatRequests[0]!;
+      const sent = llm.fake.chatRequests[0]!;
       expect(sent.system).toContain('SIMPLE, MEDIUM, COMPLEX or REASONING');
       expect(JSON.stringify(sent.messages)).not.toContain('SYSTEM-SECRET');
       expect(sent.messages.at(-1)?.content.length).toBe(500);
@@ -62,7 +40,7 @@ describe('the tier LLM check failures over HTTP (document failure table)', () =>
       { llm: { timeoutMs: 300, cacheSize: 0 } },
       { classifier: provider() },
     );
-    fake.script({ status: 503, error: 'overloaded' }, 'BANANA', { hang: true });
+    llm.fake.script({ status: 503, error: 'overloaded' }, 'BANANA', { hang: true });
     const failed = await router.decide(AMBIGUOUS);
     expect(failed).toMatchObject({ tier: 'MEDIUM', source: 'fallback' });
     const invalid = await router.decide(AMBIGUOUS);
@@ -76,11 +54,11 @@ describe('the tier LLM check failures over HTTP (document failure table)', () =>
   });
 
   it('caches a verdict: the second identical prompt makes no HTTP call', async () => {
-    fake.reply('simple');
+    llm.fake.reply('simple');
     const router = createTierRouter({}, { classifier: provider() });
     await router.decide(AMBIGUOUS);
     const second = await router.decide(AMBIGUOUS);
     expect(second).toMatchObject({ tier: 'SIMPLE', cached: true });
-    expect(fake.chatRequests).toHaveLength(1);
+    expect(llm.fake.chatRequests).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
+import { DIMENSIONS } from './keywords/index.js';
 import { tierOptions } from './options.js';
-import { DIMENSIONS, TierScorer } from './scorer.js';
+import { TierScorer } from './scorer.js';
 
 const scorer = new TierScorer(tierOptions());
 const score = (text: string) => scorer.score(text);

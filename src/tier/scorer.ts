@@ -1,5 +1,10 @@
 import { estimateTextTokens, estimateTokens, type LexiconScan } from '../text/index.js';
-import { KEYWORD_DIMENSIONS, type KeywordDimension } from './keywords/index.js';
+import {
+  DIMENSIONS,
+  type Dimension,
+  KEYWORD_DIMENSIONS,
+  type KeywordDimension,
+} from './keywords/index.js';
 import { buildTierLexicon, type TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
 import { type Tier, tierRank } from './tiers.js';
@@ -9,28 +14,6 @@ import { type Tier, tierRank } from './tiers.js';
  * tier boundaries, three overrides, a sigmoid confidence, and human-readable signals. Local and
  * synchronous; one lexicon scan of the prompt feeds every dimension.
  */
-
-/** The fifteen dimensions, in the document's order. */
-export const DIMENSIONS = [
-  'tokenCount',
-  'codePresence',
-  'reasoningMarkers',
-  'technicalTerms',
-  'creativeMarkers',
-  'simpleIndicators',
-  'multiStepPatterns',
-  'questionComplexity',
-  'imperativeVerbs',
-  'constraintCount',
-  'outputFormat',
-  'referenceComplexity',
-  'negationComplexity',
-  'domainSpecificity',
-  'agenticTask',
-] as const;
-
-/** One of the fifteen dimensions. */
-export type Dimension = (typeof DIMENSIONS)[number];
 
 /** Which override decided the tier, if any. */
 export type TierOverride = 'huge-context' | 'reasoning' | 'complexity' | 'vision';

@@ -11,7 +11,13 @@ import { ru } from './ru.js';
 import { zh } from './zh.js';
 
 export { ARABIC_FOLDS } from './ar.js';
-export { KEYWORD_DIMENSIONS, type KeywordDimension, type KeywordPack } from './pack.js';
+export {
+  DIMENSIONS,
+  type Dimension,
+  KEYWORD_DIMENSIONS,
+  type KeywordDimension,
+  type KeywordPack,
+} from './pack.js';
 
 /** The built-in keyword packs, by ISO 639-1 code. */
 export const KEYWORD_PACKS: Readonly<Record<KeywordLanguage, KeywordPack>> = {

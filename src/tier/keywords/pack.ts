@@ -1,16 +1,15 @@
 import type { LexiconEntryInput } from '../../text/index.js';
 
-/**
- * The dimensions of document 000 that are fed by keywords (the other two, token count and
- * question complexity, come from the text statistics of the same scan).
- */
-export const KEYWORD_DIMENSIONS = [
+/** The fifteen dimensions of document 000, in its order. */
+export const DIMENSIONS = [
+  'tokenCount',
   'codePresence',
   'reasoningMarkers',
   'technicalTerms',
   'creativeMarkers',
   'simpleIndicators',
   'multiStepPatterns',
+  'questionComplexity',
   'imperativeVerbs',
   'constraintCount',
   'outputFormat',
@@ -19,6 +18,18 @@ export const KEYWORD_DIMENSIONS = [
   'domainSpecificity',
   'agenticTask',
 ] as const;
+
+/** One of the fifteen dimensions. */
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/**
+ * The dimensions fed by keywords: all but token count and question complexity, which come from
+ * the text statistics of the same scan.
+ */
+export const KEYWORD_DIMENSIONS = DIMENSIONS.filter(
+  (dimension): dimension is Exclude<Dimension, 'tokenCount' | 'questionComplexity'> =>
+    dimension !== 'tokenCount' && dimension !== 'questionComplexity',
+);
 
 /** A dimension scored from keywords. */
 export type KeywordDimension = (typeof KEYWORD_DIMENSIONS)[number];
