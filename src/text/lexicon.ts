@@ -582,9 +582,12 @@ export class Lexicon {
     let j = at;
     for (let u = 0; u < units.length; u++) {
       const want = units[u]!;
-      while (j < end && fold[text.charCodeAt(j)] === 0) j++;
-      if (j >= end) return -1;
-      const f = fold[text.charCodeAt(j)]!;
+      let f = j < end ? fold[text.charCodeAt(j)]! : 0;
+      while (f === 0) {
+        // Looked-through characters (zero-width, combining marks) between units.
+        if (++j >= end) return -1;
+        f = fold[text.charCodeAt(j)]!;
+      }
       if (want === SEP) {
         if (!isSeparator(f, classOf)) return -1;
         j++;
@@ -621,7 +624,9 @@ export class Lexicon {
 
   #record(patternId: number, at: number, result: LexiconScan): void {
     const generation = this.#generation;
-    for (const entry of this.#patterns[patternId]!.entries) {
+    const entries = this.#patterns[patternId]!.entries;
+    for (let k = 0; k < entries.length; k++) {
+      const entry = entries[k]!;
       if (this.#stamp[entry] !== generation) {
         this.#stamp[entry] = generation;
         this.#occurrences[entry] = 1;
