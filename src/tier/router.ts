@@ -186,16 +186,16 @@ export class TierRouter {
    * (extraction only moves text between scored and unscored, so it cannot change the total).
    */
   #score(request: TierRequest | string): { prompt: ExtractedPrompt; score: TierScore } {
-    const size = requestSize(request);
+    const size = sizeOf(request);
     const bySize = this.scorer.scoreBySize(size.chars, size.images);
     if (bySize) {
-      extractPrompt(request, NO_EXTRACTION); // still rejects a malformed request
+      extract(request, NO_EXTRACTION); // still rejects a malformed request
       return {
         prompt: { text: '', images: size.images, context: [], hasSystemPrompt: false, steps: [] },
         score: bySize,
       };
     }
-    const prompt = extractPrompt(request, this.options.extraction);
+    const prompt = extract(request, this.options.extraction);
     return { prompt, score: this.scorer.score(prompt.text, prompt) };
   }
 
@@ -289,6 +289,10 @@ export function createTierRouter(
 ): TierRouter {
   return new TierRouter(options, dependencies);
 }
+
+// Module-local copies of imported functions used on every call (see scorer.ts).
+const extract: typeof extractPrompt = extractPrompt;
+const sizeOf: typeof requestSize = requestSize;
 
 /** Extraction options that do no text search (validation of the request only). */
 const NO_EXTRACTION: TierOptions['extraction'] = {

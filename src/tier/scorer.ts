@@ -47,6 +47,20 @@ export interface ScoreContext {
   readonly context?: readonly string[];
 }
 
+// Module-local copies of imported bindings used on every call: some loaders (tsx, vitest) turn
+// imports into property getters, which would cost a call each time (see text/lexicon.ts).
+const DIMENSION_LIST: readonly Dimension[] = DIMENSIONS;
+const DIMENSION_COUNT = DIMENSIONS.length;
+const KEYWORD_DIMENSION_LIST: readonly KeywordDimension[] = KEYWORD_DIMENSIONS;
+const estimate: typeof estimateTokens = estimateTokens;
+const rankOf: typeof tierRank = tierRank;
+
+// Positions in DIMENSIONS of the dimensions scored by their own rules.
+const REASONING = DIMENSIONS.indexOf('reasoningMarkers');
+const SIMPLE = DIMENSIONS.indexOf('simpleIndicators');
+const MULTI_STEP = DIMENSIONS.indexOf('multiStepPatterns');
+const QUESTIONS = DIMENSIONS.indexOf('questionComplexity');
+
 const LABELS: Readonly<Record<KeywordDimension, string>> = {
   codePresence: 'code',
   reasoningMarkers: 'reasoning',
@@ -68,18 +82,30 @@ export class TierScorer {
   readonly options: TierOptions;
   readonly #lexicon: TierLexicon;
   readonly #scan: LexiconScan;
-  readonly #dimensionScores = new Float64Array(DIMENSIONS.length);
+  readonly #dimensionScores = new Float64Array(DIMENSION_COUNT);
+  // Per dimension (in DIMENSIONS order): weight, score per unit of keyword weight, category.
+  readonly #weights = new Float64Array(DIMENSION_COUNT);
+  readonly #units = new Float64Array(DIMENSION_COUNT);
+  readonly #categories = new Int32Array(DIMENSION_COUNT).fill(-1);
 
   constructor(options: TierOptions, lexicon: TierLexicon = buildTierLexicon(options)) {
     this.options = options;
     this.#lexicon = lexicon;
     this.#scan = lexicon.lexicon.scan('');
+    DIMENSIONS.forEach((name, d) => {
+      this.#weights[d] = options.dimensions[name].weight;
+    });
+    for (const name of KEYWORD_DIMENSIONS) {
+      const d = DIMENSIONS.indexOf(name);
+      this.#units[d] = options.dimensions[name].unit;
+      this.#categories[d] = lexicon.index[name];
+    }
   }
 
   /** The per-dimension scores (in [-1, 1], before weighting) of the last call to `score`. */
   lastDimensionScores(): Record<Dimension, number> {
     return Object.fromEntries(
-      DIMENSIONS.map((name, i) => [name, this.#dimensionScores[i]!]),
+      DIMENSION_LIST.map((name, i) => [name, this.#dimensionScores[i]!]),
     ) as Record<Dimension, number>;
   }
 
@@ -98,45 +124,45 @@ export class TierScorer {
     const { lexicon, index } = this.#lexicon;
     const scan = lexicon.scan(text, this.#scan);
     const stats = scan.stats;
-    const tokens = estimateTokens(stats);
+    const tokens = estimate(stats);
     const dims = options.dimensions;
     const s = this.#dimensionScores;
-    s.fill(0);
+    const weights = this.#weights;
+    const units = this.#units;
+    const categories = this.#categories;
 
     const { short, long } = dims.tokenCount;
     s[0] = tokens < short ? -1 : tokens > long ? 1 : (tokens - short) / (long - short);
-    let sum = dims.tokenCount.weight * s[0];
-    for (let d = 1; d < DIMENSIONS.length; d++) {
-      const name = DIMENSIONS[d]!;
-      if (name === 'questionComplexity') {
-        s[d] = stats.questionMarks >= dims.questionComplexity.minQuestions ? 1 : 0;
-      } else if (name === 'multiStepPatterns') {
-        const multi = dims.multiStepPatterns;
-        const found =
-          scan.weight(index.multiStepPatterns) >= multi.minWeight ||
-          stats.numberedLines >= multi.minNumberedLines ||
-          this.#actions(scan) >= multi.minActions;
-        s[d] = found ? 1 : 0;
-      } else {
-        const config = dims[name as KeywordDimension];
-        let weight = scan.weight(index[name as KeywordDimension]);
-        if (name === 'reasoningMarkers' && stats.numbers >= dims.reasoningMarkers.minNumbers) {
-          weight += dims.reasoningMarkers.numbersWeight;
-        } else if (name === 'simpleIndicators') {
-          const simple = dims.simpleIndicators;
-          if (isArithmetic(text)) weight += 1;
-          weight *= fade(tokens, simple.fullBelow, simple.noneAbove);
-          if (weight > 0 && this.#asksForAction(scan)) weight *= simple.withAction;
-        }
-        s[d] = clamp(config.unit * weight);
+    let sum = weights[0]! * s[0];
+    // Keyword dimensions, read from arrays built once (options objects are slow to index by name).
+    for (let d = 1; d < DIMENSION_COUNT; d++) {
+      if (d === QUESTIONS || d === MULTI_STEP) continue;
+      let weight = scan.weight(categories[d]!);
+      if (d === REASONING && stats.numbers >= dims.reasoningMarkers.minNumbers) {
+        weight += dims.reasoningMarkers.numbersWeight;
+      } else if (d === SIMPLE) {
+        const simple = dims.simpleIndicators;
+        if (isArithmetic(text)) weight += 1;
+        weight *= fade(tokens, simple.fullBelow, simple.noneAbove);
+        if (weight > 0 && this.#asksForAction(scan)) weight *= simple.withAction;
       }
-      sum += dims[name].weight * s[d]!;
+      s[d] = clamp(units[d]! * weight);
+      sum += weights[d]! * s[d]!;
     }
+    s[QUESTIONS] = stats.questionMarks >= dims.questionComplexity.minQuestions ? 1 : 0;
+    const multi = dims.multiStepPatterns;
+    s[MULTI_STEP] =
+      scan.weight(index.multiStepPatterns) >= multi.minWeight ||
+      stats.numberedLines >= multi.minNumberedLines ||
+      this.#actions(scan) >= multi.minActions
+        ? 1
+        : 0;
+    sum += weights[QUESTIONS]! * s[QUESTIONS]! + weights[MULTI_STEP]! * s[MULTI_STEP]!;
     const score = Math.round(sum * 1e6) / 1e6;
     // Recognised: some dimension besides length spoke (a lone "first" or a faded "what is" is
     // not enough to know anything about a prompt).
     let recognized = false;
-    for (let d = 1; d < DIMENSIONS.length; d++) if (s[d] !== 0) recognized = true;
+    for (let d = 1; d < DIMENSION_COUNT; d++) if (s[d] !== 0) recognized = true;
 
     let tier = this.#tierOf(score);
     let confidence = sigmoid(options.confidence.steepness * this.#distanceToBoundary(score));
@@ -164,17 +190,19 @@ export class TierScorer {
     } else if (
       overrides.complexity.enabled &&
       complexitySignals >= overrides.complexity.minSignals &&
-      (s[6] === 1 || tokens > long || complexitySignals >= overrides.complexity.minSignalsAlone)
+      (s[MULTI_STEP] === 1 ||
+        tokens > long ||
+        complexitySignals >= overrides.complexity.minSignalsAlone)
     ) {
       override = 'complexity';
       tier = 'COMPLEX';
       confidence = Math.max(confidence, overrides.complexity.confidence);
-      const why = s[6] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
+      const why = s[MULTI_STEP] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
       signals.push(`override: ${fmtCount(complexitySignals)} complexity signals${why} → COMPLEX`);
     }
     if (images > 0) {
       const floor = options.vision.minTier;
-      const raised = tierRank(tier) < tierRank(floor);
+      const raised = rankOf(tier) < rankOf(floor);
       signals.push(`vision (${plural(images, 'image')})${raised ? ` → ${floor}` : ''}`);
       if (raised) {
         tier = floor;
@@ -294,22 +322,23 @@ export class TierScorer {
     const signals: string[] = [];
     if (s[0]! < 0) signals.push(`short (${plural(tokens, 'token')})`);
     else if (s[0] === 1) signals.push(`long (${plural(tokens, 'token')})`);
-    for (const dimension of KEYWORD_DIMENSIONS) {
+    for (const dimension of KEYWORD_DIMENSION_LIST) {
       const category = index[dimension];
       const labels = scan.distinct(category) === 0 ? [] : scan.labels(category, limit);
-      if (dimension === 'simpleIndicators' && s[5] !== 0 && labels.length === 0)
+      if (dimension === 'simpleIndicators' && s[SIMPLE] !== 0 && labels.length === 0)
         labels.push('arithmetic');
-      if (labels.length === 0 || (dimension === 'multiStepPatterns' && s[6] === 0)) continue;
+      if (labels.length === 0 || (dimension === 'multiStepPatterns' && s[MULTI_STEP] === 0))
+        continue;
       signals.push(`${LABELS[dimension]} (${labels.join(', ')})`);
     }
     const numbered = scan.stats.numberedLines;
-    if (s[6] === 1 && numbered >= options.dimensions.multiStepPatterns.minNumberedLines) {
+    if (s[MULTI_STEP] === 1 && numbered >= options.dimensions.multiStepPatterns.minNumberedLines) {
       signals.push(`multi-step (${numbered} numbered lines)`);
     }
     if (scan.stats.numbers >= options.dimensions.reasoningMarkers.minNumbers) {
       signals.push(`numbers (${scan.stats.numbers})`);
     }
-    if (s[7] === 1) signals.push(`questions (${scan.stats.questionMarks})`);
+    if (s[QUESTIONS] === 1) signals.push(`questions (${scan.stats.questionMarks})`);
     return signals;
   }
 }
