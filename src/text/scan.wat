@@ -239,19 +239,24 @@
                 (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.gt_u (local.get $c) (i32.const 0x7f))))
                 (local.set $hash (i32.mul (i32.xor (local.get $hash) (local.get $f)) (i32.const 0x01000193)))
                 (local.set $letters (i32.add (local.get $letters) (i32.const 1)))
-                (if (i32.lt_u (local.get $letters) (local.get $prefixLimit))
-                  (then
-                    (if (i32.or (i32.lt_u (i32.sub (local.get $letters) (i32.const 2)) (i32.const 2))
-                          (i32.and (i32.shr_u (local.get $prefixBits) (local.get $letters)) (i32.const 1)))
-                      (then
-                        (i32.store offset=4 (i32.const 0) (local.get $prefixLimit))
-                        (call $prefix (local.get $letters) (local.get $hash))
-                        (local.set $prefixLimit (i32.load offset=4 (i32.const 0)))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                ;; The rare work of a letter (prefix lookups, `anywhere` entries inside words) is
+                ;; the only place a word can add candidates: the room is checked after it.
+                (block $letterDone
+                  (if (i32.lt_u (local.get $letters) (local.get $prefixLimit))
+                    (then
+                      (if (i32.or (i32.lt_u (i32.sub (local.get $letters) (i32.const 2)) (i32.const 2))
+                            (i32.and (i32.shr_u (local.get $prefixBits) (local.get $letters)) (i32.const 1)))
+                        (then
+                          (i32.store offset=4 (i32.const 0) (local.get $prefixLimit))
+                          (call $prefix (local.get $letters) (local.get $hash))
+                          (local.set $prefixLimit (i32.load offset=4 (i32.const 0)))
+                          (br $letterDone)))))
+                  (br_if $letter (i32.eqz (local.get $wordFlags))))
                 (if (local.get $wordFlags)
                   (then
                     (if (call $anywhere (local.get $f))
-                      (then (call $emit (i32.const 4) (local.get $i))))))
-                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                      (then (call $emit (i32.const 4) (i32.sub (local.get $i) (i32.const 1)))))))
                 (br_if $letter (i32.lt_u (i32.load offset=44 (i32.const 0)) (local.get $limit)))
                 ;; The candidate buffer is full: stop inside the word.
                 (i32.store offset=4 (i32.const 0) (local.get $prefixLimit))

@@ -46,6 +46,8 @@ describe('extractPrompt', () => {
     expect(prompt.text).toBe('What is 2+2?');
     expect(prompt.steps).toEqual(['packed-context']);
     expect(prompt.context.join('')).toContain('prove the theorem');
+    const twice = extract(`${packed}\n[Current message - respond to this]\nthanks!`);
+    expect(twice.text).toBe('thanks!');
   });
 
   it('case 2: strips a system prompt pasted into the user message', () => {
