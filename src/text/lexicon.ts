@@ -54,10 +54,12 @@ export interface LexiconOptions {
   /** The fold table (see `extendFoldTable`); defaults to the shared table. */
   readonly fold?: FoldTable;
   /**
-   * `auto` (default) scans with the WebAssembly scanner where WebAssembly is available and in
-   * JS otherwise; `js` always scans in JS. Both find exactly the same entries and statistics.
+   * `auto` (default) scans texts of 128 UTF-16 units or more with the WebAssembly scanner where
+   * WebAssembly is available (below that, its fixed cost is more than it saves), and the rest in
+   * JS; `js` always scans in JS; `wasm` uses WebAssembly whatever the length, where available
+   * (for tests). All find exactly the same entries and statistics.
    */
-  readonly scanner?: 'auto' | 'js';
+  readonly scanner?: 'auto' | 'js' | 'wasm';
 }
 
 // Module-local copies of the class constants: some loaders (tsx, vitest) turn imported bindings
@@ -149,7 +151,8 @@ export class Lexicon {
   readonly #firstIndex: Int32Array;
   #generation = 0;
   /** The WebAssembly scanner and this lexicon's blocks in it (prepared on first use). */
-  readonly #useWasm: boolean;
+  /** Shortest text scanned with WebAssembly (0: always, Infinity: never). */
+  readonly #wasmFrom: number;
   #wasm: { scanner: WasmScanner; lex: number; info: number } | undefined;
   // The scan in progress, for the candidate callback (a scan is synchronous).
   #text = '';
@@ -169,7 +172,8 @@ export class Lexicon {
     const { classOf, fold } = charTables();
     this.#fold = options.fold ?? fold;
     this.#classOf = classOf;
-    this.#useWasm = options.scanner !== 'js';
+    this.#wasmFrom =
+      options.scanner === 'js' ? Number.POSITIVE_INFINITY : options.scanner === 'wasm' ? 0 : 128;
     this.categories = Object.keys(spec);
     this.#categoryIndex = new Map(this.categories.map((name, index) => [name, index]));
     const entries: LexiconEntry[] = [];
@@ -305,7 +309,7 @@ export class Lexicon {
       this.#stamp.fill(0);
       this.#generation = 1;
     }
-    const wasm = this.#useWasm ? this.#wasmOf() : undefined;
+    const wasm = end - start >= this.#wasmFrom ? this.#wasmOf() : undefined;
     if (wasm) {
       this.#scanWasm(wasm, text, start, end, result);
       return result;

@@ -39,8 +39,13 @@ const PIECES = [
 ];
 
 describe('the WebAssembly scanner', () => {
-  it('is available here', () => {
+  it('is available here, and used for texts of 128 units or more by default', () => {
     expect(wasmScanner()).toBeDefined();
+    const lexicon = compileLexicon(SPEC);
+    const text = 'prove the theorem '.repeat(10);
+    expect(lexicon.scan(text).hits()).toEqual(
+      compileLexicon(SPEC, { scanner: 'js' }).scan(text).hits(),
+    );
   });
 
   it('finds exactly what the JS scanner finds, on any text', () => {
