@@ -54,7 +54,7 @@ export interface LexiconOptions {
   /** The fold table (see `extendFoldTable`); defaults to the shared table. */
   readonly fold?: FoldTable;
   /**
-   * `auto` (default) scans texts of 128 UTF-16 units or more with the WebAssembly scanner where
+   * `auto` (default) scans texts of 32 UTF-16 units or more with the WebAssembly scanner where
    * WebAssembly is available (below that, its fixed cost is more than it saves), and the rest in
    * JS; `js` always scans in JS; `wasm` uses WebAssembly whatever the length, where available
    * (for tests). All find exactly the same entries and statistics.
@@ -173,7 +173,7 @@ export class Lexicon {
     this.#fold = options.fold ?? fold;
     this.#classOf = classOf;
     this.#wasmFrom =
-      options.scanner === 'js' ? Number.POSITIVE_INFINITY : options.scanner === 'wasm' ? 0 : 128;
+      options.scanner === 'js' ? Number.POSITIVE_INFINITY : options.scanner === 'wasm' ? 0 : 32;
     this.categories = Object.keys(spec);
     this.#categoryIndex = new Map(this.categories.map((name, index) => [name, index]));
     const entries: LexiconEntry[] = [];

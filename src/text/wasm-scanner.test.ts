@@ -39,7 +39,7 @@ const PIECES = [
 ];
 
 describe('the WebAssembly scanner', () => {
-  it('is available here, and used for texts of 128 units or more by default', () => {
+  it('is available here, and used for texts of 32 units or more by default', () => {
     expect(wasmScanner()).toBeDefined();
     const lexicon = compileLexicon(SPEC);
     const text = 'prove the theorem '.repeat(10);
