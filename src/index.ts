@@ -10,3 +10,4 @@ export * from './guidance/index.js';
 export * from './llm/index.js';
 export * from './pipeline/index.js';
 export * from './text/index.js';
+export * from './tier/index.js';
