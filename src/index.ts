@@ -11,3 +11,4 @@ export * from './llm/index.js';
 export * from './pipeline/index.js';
 export * from './server/index.js';
 export * from './text/index.js';
+export * from './tier/index.js';

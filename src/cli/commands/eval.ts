@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerCapabilitiesEval } from './capabilities-eval.js';
 import { registerContextEval } from './context.js';
 import type { RegisterCommand } from './index.js';
+import { registerTierEval } from './tier.js';
 
 /**
  * The kinds of `triage eval <kind> FILE.jsonl`. Each subsystem that can be evaluated adds the
@@ -10,6 +11,7 @@ import type { RegisterCommand } from './index.js';
 export const EVAL_KINDS: readonly RegisterCommand[] = [
   registerContextEval,
   registerCapabilitiesEval,
+  registerTierEval,
 ];
 
 /** Registers `triage eval` and its kinds. */

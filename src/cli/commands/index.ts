@@ -6,6 +6,7 @@ import { registerEval } from './eval.js';
 import { registerGuidance } from './guidance.js';
 import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
+import { registerTier } from './tier.js';
 
 /** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
 export type RegisterCommand = (program: Command) => void;
@@ -18,5 +19,6 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerCapabilities,
   registerGuidance,
   registerPipeline,
+  registerTier,
   registerBench,
 ];
