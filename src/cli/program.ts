@@ -16,7 +16,10 @@ export function buildProgram(): Command {
     )
     .version(pkg.version)
     .showHelpAfterError()
-    .configureHelp({ sortSubcommands: true });
+    .configureHelp({ sortSubcommands: true })
+    // Before the subcommands are added: they inherit it, so that their usage errors reach
+    // runCli (exit code 2) instead of ending the process with commander's code 1.
+    .exitOverride();
   for (const register of COMMANDS) register(program);
   return program;
 }
@@ -26,7 +29,7 @@ export function buildProgram(): Command {
  * and exit with code 2; anything else exits with 1. Never prints a stack trace for a user error.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const program = buildProgram().exitOverride();
+  const program = buildProgram();
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
