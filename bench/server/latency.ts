@@ -57,7 +57,7 @@ function requestBody(model: string, stream: boolean): string {
       {
         role: 'user',
         content:
-          '[SIMPLE] Hello! I ordered a blue jacket last week and it has not arrived yet. ' +
+          'Hello! I ordered a blue jacket last week and it has not arrived yet. ' +
           'What is the usual delivery time to Lyon, and can I change the address?',
       },
     ],

@@ -1,11 +1,11 @@
 import { parseServerConfig } from '../../src/server/config.js';
 import { createTriageServer } from '../../src/server/index.js';
-import { testTierRouter } from '../../src/server/server.test-helpers.js';
 
 /**
- * Child process of `npm run bench:server`: the routing server in front of the fake upstream whose
- * port is the first argument, configured as a user would (logs on, at the level given as second
- * argument, to standard output, which the parent discards), reporting its port to the parent.
+ * Child process of `npm run bench:server`: the routing server (the real tier router, no LLM check)
+ * in front of the fake upstream whose port is the first argument, configured as a user would
+ * (logs on, at the level given as second argument, to standard output, which the parent
+ * discards), reporting its port to the parent.
  */
 const [upstreamPort, level = 'info'] = process.argv.slice(2);
 const config = parseServerConfig({
@@ -18,7 +18,7 @@ const config = parseServerConfig({
     REASONING: ['fake/thinker'],
   },
 });
-const server = createTriageServer({ tiers: testTierRouter(), config });
+const server = createTriageServer({ config });
 const url = await server.listen({ port: 0 });
 process.send?.({ port: Number(new URL(url).port) });
 process.on('message', (message: { type?: string }) => {

@@ -8,11 +8,18 @@ import Fastify, {
 import type { DestinationStream, Logger } from 'pino';
 import { ContextRouter } from '../context/router.js';
 import { type ConfiguredProvider, createProvider } from '../llm/config.js';
+import { createTierRouter } from '../tier/router.js';
 import { ClientKeys } from './auth.js';
 import { parseJsonBody } from './body.js';
 import { Catalog } from './catalog.js';
 import { registerChat } from './chat-endpoint.js';
-import { clientKeys, contextConfigOf, parseServerConfig, type ServerConfig } from './config.js';
+import {
+  clientKeys,
+  contextConfigOf,
+  parseServerConfig,
+  type ServerConfig,
+  tierOptionsOf,
+} from './config.js';
 import type { TierRouterPort } from './decide.js';
 import { errorBody, errorTypeOf, HttpError } from './errors.js';
 import { createLogger } from './logging.js';
@@ -21,12 +28,13 @@ import { registerRoute } from './route-endpoint.js';
 import { Router } from './routing.js';
 import type { ServerContext } from './server-context.js';
 import { registerService } from './service-endpoints.js';
+import { tierRouterPort } from './tier-port.js';
 import { Upstreams } from './upstreams.js';
 
 /** What {@link createTriageServer} needs. */
 export interface TriageServerOptions {
-  /** The tier router. */
-  readonly tiers: TierRouterPort;
+  /** The tier router; default: built from the configuration's `tier` and `llm` sections. */
+  readonly tiers?: TierRouterPort;
   /** A validated configuration ({@link parseServerConfig}); default: no upstream, all defaults. */
   readonly config?: ServerConfig;
   /** Where provider and client keys are read. Default `process.env`. */
@@ -47,9 +55,15 @@ export interface TriageServer {
   readonly llm?: ConfiguredProvider;
   /** Starts listening (on the configured host and port unless given); resolves to the base URL. */
   listen(options?: { host?: string; port?: number }): Promise<string>;
-  /** Stops accepting requests, waits for those in flight, and closes upstream connections. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting requests, waits for those in flight (at most `graceMs`, default 10 s; then
+   * every connection is closed), and closes upstream connections.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
+
+/** How long `close()` waits for requests in flight before it closes their connections. */
+export const DEFAULT_CLOSE_GRACE_MS = 10_000;
 
 /** Routes open without a client key, so that load balancers can probe them. */
 const OPEN_ROUTES = new Set(['/health']);
@@ -68,14 +82,17 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const upstreams = new Upstreams(config, env);
   const llm = config.llm ? createProvider(config.llm, { env, source: 'llm' }) : undefined;
   const contextConfig = contextConfigOf(config);
+  const tiers =
+    options.tiers ??
+    tierRouterPort(createTierRouter(tierOptionsOf(config), llm ? { classifier: llm } : {}));
   const ctx: ServerContext = {
     config,
     logger,
     metrics,
     catalog,
     upstreams,
-    tiers: options.tiers,
-    router: new Router(catalog, options.tiers, config.server.unknownModel),
+    tiers,
+    router: new Router(catalog, tiers, config.server.unknownModel),
     ...(contextConfig ? { context: new ContextRouter({ config: contextConfig, llm }) } : {}),
   };
 
@@ -117,8 +134,12 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return `http://${host}:${address.port}`;
     },
-    async close() {
+    async close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}) {
+      // Connections still open after the grace period (a stream that goes on, a client holding
+      // a connection it never used) are closed, so that shutting down always ends.
+      const force = setTimeout(() => app.server.closeAllConnections(), graceMs);
       await app.close();
+      clearTimeout(force);
       await Promise.all([upstreams.close(), llm?.close()]);
       await new Promise<void>((resolve) => logger.flush(() => resolve()));
     },

@@ -1,9 +1,9 @@
+import { TIERS, type Tier } from '../tier/tiers.js';
 import { type ServerConfig, type TierModel, tierModels } from './config.js';
-import { TIER_NAMES, type TierName } from './decide.js';
 
 /** One upstream model to try, and the tier it was tried for. */
 export interface Target {
-  readonly tier: TierName;
+  readonly tier: Tier;
   readonly model: TierModel;
 }
 
@@ -18,13 +18,13 @@ export interface ListedModel {
  * chain (computed once per distinct chain), and the targets of a model id that passes through.
  */
 export class Catalog {
-  readonly #byTier = new Map<TierName, readonly TierModel[]>();
+  readonly #byTier = new Map<Tier, readonly TierModel[]>();
   readonly #byModelId = new Map<string, Target[]>();
   readonly #chains = new Map<string, readonly Target[]>();
   readonly #listed: ListedModel[] = [];
 
   constructor(config: ServerConfig) {
-    for (const tier of TIER_NAMES) {
+    for (const tier of TIERS) {
       const models = tierModels(config, tier);
       this.#byTier.set(tier, models);
       for (const model of models) {
@@ -48,7 +48,7 @@ export class Catalog {
   }
 
   /** The configured models of a tier. */
-  modelsOf(tier: TierName): readonly TierModel[] {
+  modelsOf(tier: Tier): readonly TierModel[] {
     return this.#byTier.get(tier) ?? [];
   }
 
@@ -56,7 +56,7 @@ export class Catalog {
    * The targets of a fallback chain, in order: every model of the first tier, then every model of
    * the next, each upstream model once.
    */
-  targetsOf(chain: readonly TierName[]): readonly Target[] {
+  targetsOf(chain: readonly Tier[]): readonly Target[] {
     const key = chain.join('>');
     let targets = this.#chains.get(key);
     if (targets === undefined) {

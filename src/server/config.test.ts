@@ -82,10 +82,26 @@ describe('server configuration', () => {
     ]);
   });
 
-  it('rejects model ids reserved for routing', () => {
+  it('rejects model ids reserved for routing, the configured forced ids included', () => {
     expect(issuesOf({ providers: { a: provider }, tiers: { MEDIUM: ['a/auto'] } })).toEqual([
       "/tiers/MEDIUM/0 model id 'auto' is reserved for routing",
     ]);
+    expect(
+      issuesOf({
+        providers: { a: provider },
+        tier: { forcedModels: { tiers: { fast: 'SIMPLE' } } },
+        tiers: { MEDIUM: ['a/Triage/Fast', 'a/simple'] },
+      }),
+    ).toEqual(["/tiers/MEDIUM/0 model id 'Triage/Fast' is reserved for routing"]);
+  });
+
+  it('validates the tier section, naming its fields under /tier', () => {
+    expect(issuesOf({ tier: { boundaries: { COMPLEX: 'high' }, colour: 1 } })).toEqual(
+      expect.arrayContaining([
+        '/tier/boundaries/COMPLEX must be number',
+        '/tier/colour is not a known field',
+      ]),
+    );
   });
 
   it('requires the environment variables it names, without showing values', () => {

@@ -3,7 +3,9 @@ import { contextRouterConfig } from '../context/config.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
 import { ProviderConfigSchema } from '../llm/config.js';
-import { TIER_NAMES, type TierName } from './decide.js';
+import { compileForcedModels } from '../tier/forced.js';
+import { type TierOptions, type TierOptionsInput, tierOptions } from '../tier/options.js';
+import { TIERS, type Tier } from '../tier/tiers.js';
 
 /**
  * The routing server's configuration (a YAML or JSON file, see docs/server.md). Secrets never
@@ -119,6 +121,11 @@ export const ServerConfigSchema = Type.Object(
      */
     llm: Type.Optional(ProviderConfigSchema),
     /**
+     * The tier router's options (docs/tier.md): weights, boundaries, keywords, forced model ids,
+     * the fallback chain, the LLM check's timeout and cache. Absent: the defaults.
+     */
+    tier: Type.Optional(Type.Unknown()),
+    /**
      * The context-policy router's configuration (docs/context.md), for `POST /v1/route`; `false`
      * leaves it out. Absent: the defaults.
      */
@@ -146,9 +153,6 @@ const validate = compileConfig(ServerConfigSchema, 'server config');
 /** Headers that carry credentials: a configuration file must not hold them. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key']);
 
-/** Model ids the router itself answers to; a configured model must not take one. */
-const RESERVED_IDS = /^(triage\/)?(auto|simple|medium|complex|reasoning)$/i;
-
 /**
  * Validates a configuration (parsed from a file, or built in code), fills in defaults, and checks
  * what the schema cannot: tiers name known providers, no credentials in headers, environment
@@ -163,6 +167,13 @@ export function parseServerConfig(
   const env = options.env ?? process.env;
   const config = validate(value ?? {}, source);
   const issues: ConfigIssue[] = [];
+  let tier: TierOptions | undefined;
+  issues.push(
+    ...nestedIssues('/tier', () => {
+      tier = tierOptionsOf(config);
+    }),
+  );
+  const reserved = tier ? reservedModelIds(tier) : () => false;
   for (const [name, provider] of Object.entries(config.providers)) {
     const at = `/providers/${name}`;
     try {
@@ -185,7 +196,7 @@ export function parseServerConfig(
       });
     }
   }
-  for (const tier of TIER_NAMES) {
+  for (const tier of TIERS) {
     config.tiers[tier]?.forEach((entry, index) => {
       const at = `/tiers/${tier}/${index}`;
       const { provider, model } = splitEntry(entry);
@@ -196,7 +207,7 @@ export function parseServerConfig(
           message: `names provider '${provider}', which is not under providers (${known.length > 0 ? `known: ${known.join(', ')}` : 'none is configured'})`,
         });
       }
-      if (RESERVED_IDS.test(model)) {
+      if (reserved(model)) {
         issues.push({ path: at, message: `model id '${model}' is reserved for routing` });
       }
     });
@@ -217,6 +228,25 @@ export function parseServerConfig(
   }
   if (issues.length > 0) throw new ConfigError(source, issues);
   return config;
+}
+
+/** The validated tier-router options of a server configuration. */
+export function tierOptionsOf(config: ServerConfig): TierOptions {
+  return tierOptions((config.tier ?? {}) as TierOptionsInput, 'tier');
+}
+
+/**
+ * Model ids the routing answers to (`auto`, `triage/auto`, forced-tier ids): a configured model
+ * must not take one, or it could never be reached.
+ */
+function reservedModelIds(options: TierOptions): (model: string) => boolean {
+  const forced = compileForcedModels(options.forcedModels);
+  const auto = new Set(
+    ['auto', ...options.forcedModels.prefixes.map((prefix) => `${prefix}auto`)].map((id) =>
+      id.toLowerCase(),
+    ),
+  );
+  return (model) => auto.has(model.toLowerCase()) || forced(model) !== undefined;
 }
 
 /**
@@ -243,7 +273,7 @@ function nestedIssues(prefix: string, validate: () => unknown): ConfigIssue[] {
 }
 
 /** The upstream models of a tier, resolved, in the configured order. */
-export function tierModels(config: ServerConfig, tier: TierName): TierModel[] {
+export function tierModels(config: ServerConfig, tier: Tier): TierModel[] {
   return (config.tiers[tier] ?? []).map((entry) => {
     const { provider, model } = splitEntry(entry);
     const timeoutMs =

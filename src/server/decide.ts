@@ -1,16 +1,11 @@
 import type { DecisionSource } from '../core/hybrid.js';
+import type { Tier } from '../tier/tiers.js';
 
 /**
  * The server's view of the tier router: a chat request in, a routing decision out. The server is
  * written against this small port, so that how a tier is chosen (local scorer, LLM check, forced
  * ids) stays the tier router's business.
  */
-
-/** The model tiers, cheapest first. */
-export const TIER_NAMES = ['SIMPLE', 'MEDIUM', 'COMPLEX', 'REASONING'] as const;
-
-/** A model tier. */
-export type TierName = (typeof TIER_NAMES)[number];
 
 /** An OpenAI chat-completions request body, as parsed from JSON (only `messages` is checked). */
 export interface ChatRequestBody {
@@ -20,11 +15,11 @@ export interface ChatRequestBody {
   readonly [field: string]: unknown;
 }
 
-/** How the tier router decided a request. */
-export interface TierDecision {
-  readonly tier: TierName;
+/** How the tier router decided a request, as the server needs it. */
+export interface TierChoice {
+  readonly tier: Tier;
   /** The tiers to try, in order: `tier` first, then the fallback chain up the tiers. */
-  readonly chain: readonly TierName[];
+  readonly chain: readonly Tier[];
   /** True when the model id named the tier (e.g. `simple`, `triage/complex`). */
   readonly forced: boolean;
   /** Confidence in [0, 1]. */
@@ -55,14 +50,9 @@ export interface TierRouterPort {
    * a promise when the LLM check is asked, which must stop when `cancel.signal` aborts (the
    * client went away). Read `cancel.signal` only when about to wait: it is created on demand.
    */
-  decide(request: ChatRequestBody, cancel: Cancellation): TierDecision | Promise<TierDecision>;
+  decide(request: ChatRequestBody, cancel: Cancellation): TierChoice | Promise<TierChoice>;
   /** Whether `model` is an id the router decides (`auto`, `triage/auto`, forced-tier ids). */
   accepts(model: string): boolean;
   /** The ids the router accepts, listed by `GET /v1/models`. */
   readonly modelIds: readonly string[];
-}
-
-/** Whether `value` is a tier name. */
-export function isTierName(value: unknown): value is TierName {
-  return typeof value === 'string' && (TIER_NAMES as readonly string[]).includes(value);
 }

@@ -14,8 +14,7 @@ export {
 export type {
   Cancellation,
   ChatRequestBody,
-  TierDecision,
-  TierName,
+  TierChoice,
   TierRouterPort,
 } from './decide.js';
 export { errorBody, HttpError, type OpenAiErrorBody } from './errors.js';

@@ -1,6 +1,6 @@
 import type { DecisionSource } from '../core/hybrid.js';
 import type { Catalog, Target } from './catalog.js';
-import type { Cancellation, ChatRequestBody, TierDecision, TierRouterPort } from './decide.js';
+import type { Cancellation, ChatRequestBody, TierChoice, TierRouterPort } from './decide.js';
 import { HttpError } from './errors.js';
 
 /** Where a routing decision came from: the tier router's sources, or a configured model id. */
@@ -8,7 +8,7 @@ export type RouteSource = DecisionSource | 'passthrough';
 
 /** A request's routing: the tier decision and the upstream models to try, in order. */
 export interface Routing {
-  readonly decision: Omit<TierDecision, 'source'> & { readonly source: RouteSource };
+  readonly decision: Omit<TierChoice, 'source'> & { readonly source: RouteSource };
   readonly targets: readonly Target[];
   /** Milliseconds the decision took (classification included). */
   readonly decideMs: number;
@@ -63,7 +63,7 @@ export class Router {
     return this.#tiered(decided, started);
   }
 
-  #tiered(decision: TierDecision, started: number): Routing {
+  #tiered(decision: TierChoice, started: number): Routing {
     return {
       decision,
       targets: this.#catalog.targetsOf(decision.chain),

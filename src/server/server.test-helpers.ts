@@ -1,9 +1,10 @@
 import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
+import type { Tier } from '../tier/tiers.js';
 import { createTriageServer, type TriageServer } from './app.js';
 import { parseServerConfig } from './config.js';
-import type { ChatRequestBody, TierDecision, TierName, TierRouterPort } from './decide.js';
+import type { ChatRequestBody, TierChoice, TierRouterPort } from './decide.js';
 
 /**
  * Test doubles and fixtures for the server's tests: a tier router whose decision a test controls
@@ -11,7 +12,7 @@ import type { ChatRequestBody, TierDecision, TierName, TierRouterPort } from './
  * LLM server on loopback.
  */
 
-const CHAINS: Record<TierName, readonly TierName[]> = {
+const CHAINS: Record<Tier, readonly Tier[]> = {
   SIMPLE: ['SIMPLE', 'MEDIUM', 'COMPLEX'],
   MEDIUM: ['MEDIUM', 'COMPLEX'],
   COMPLEX: ['COMPLEX', 'REASONING'],
@@ -29,16 +30,16 @@ export function testTierRouter(options: { asyncMs?: number } = {}): TierRouterPo
   seen: AbortSignal[];
 } {
   const seen: AbortSignal[] = [];
-  const decide = (request: ChatRequestBody): TierDecision => {
+  const decide = (request: ChatRequestBody): TierChoice => {
     const model = typeof request.model === 'string' ? request.model : 'auto';
     const forced = FORCED.exec(model)?.[1];
     if (forced) {
-      const tier = forced.toUpperCase() as TierName;
+      const tier = forced.toUpperCase() as Tier;
       return decision(tier, { forced: true, source: 'forced', confidence: 1 });
     }
     const last = request.messages.at(-1) as { content?: unknown } | undefined;
     const text = typeof last?.content === 'string' ? last.content : '';
-    const tier = (/^\[(SIMPLE|MEDIUM|COMPLEX|REASONING)\]/.exec(text)?.[1] ?? 'MEDIUM') as TierName;
+    const tier = (/^\[(SIMPLE|MEDIUM|COMPLEX|REASONING)\]/.exec(text)?.[1] ?? 'MEDIUM') as Tier;
     return decision(tier, { forced: false, source: 'local', confidence: 0.9, score: 0.1 });
   };
   return {
@@ -62,9 +63,9 @@ export function testTierRouter(options: { asyncMs?: number } = {}): TierRouterPo
 }
 
 function decision(
-  tier: TierName,
-  fields: Pick<TierDecision, 'forced' | 'source' | 'confidence'> & { score?: number },
-): TierDecision {
+  tier: Tier,
+  fields: Pick<TierChoice, 'forced' | 'source' | 'confidence'> & { score?: number },
+): TierChoice {
   return {
     tier,
     chain: CHAINS[tier],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { TIER_NAMES } from './decide.js';
+import { TIERS } from '../tier/tiers.js';
 import type { ServerContext } from './server-context.js';
 
 const VERSION = (
@@ -23,7 +23,7 @@ export function registerService(app: FastifyInstance, ctx: ServerContext): void 
   app.get('/health', async () => ({
     status: 'ok',
     version: VERSION,
-    tiers: Object.fromEntries(TIER_NAMES.map((tier) => [tier, catalog.modelsOf(tier).length])),
+    tiers: Object.fromEntries(TIERS.map((tier) => [tier, catalog.modelsOf(tier).length])),
   }));
 
   app.get('/metrics', async (_request, reply) => {

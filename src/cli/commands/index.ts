@@ -6,6 +6,7 @@ import { registerEval } from './eval.js';
 import { registerGuidance } from './guidance.js';
 import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
+import { registerServe } from './serve.js';
 import { registerTier } from './tier.js';
 
 /** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
@@ -21,4 +22,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerPipeline,
   registerTier,
   registerBench,
+  registerServe,
 ];
