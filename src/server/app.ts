@@ -76,7 +76,8 @@ const OPEN_ROUTES = new Set(['/health']);
 export function createTriageServer(options: TriageServerOptions): TriageServer {
   const env = options.env ?? process.env;
   const config = options.config ?? parseServerConfig({}, { env });
-  const logger = createLogger({ ...config.server.log, destination: options.logDestination });
+  const logs = createLogger({ ...config.server.log, destination: options.logDestination });
+  const { logger } = logs;
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
   const catalog = new Catalog(config);
   const upstreams = new Upstreams(config, env);
@@ -141,7 +142,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       await app.close();
       clearTimeout(force);
       await Promise.all([upstreams.close(), llm?.close()]);
-      await new Promise<void>((resolve) => logger.flush(() => resolve()));
+      await logs.close();
     },
   };
 }
