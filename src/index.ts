@@ -4,5 +4,6 @@
  */
 export * from './core/index.js';
 export * from './eval/index.js';
+export * from './injection/index.js';
 export * from './llm/index.js';
 export * from './text/index.js';
