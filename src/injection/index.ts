@@ -11,6 +11,15 @@ export {
 } from './config.js';
 export { detectInjection, InjectionDetector } from './detector.js';
 export {
+  type CheckOptions,
+  type InjectionDecision,
+  InjectionGuard,
+  type InjectionGuardConfig,
+  InjectionGuardConfigSchema,
+  type InjectionGuardOptions,
+} from './guard.js';
+export { JUDGE_SCHEMA, type JudgeInput, judgeRequest } from './llm-judge.js';
+export {
   type DetectOptions,
   INJECTION_SOURCES,
   type InjectionResult,

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { RegisterCommand } from './index.js';
+import { registerInjectionEval } from './inject.js';
 
 /**
  * The kinds of `triage eval <kind> FILE.jsonl`. Each subsystem that can be evaluated adds the
  * registration of its kind here (see `../eval-runner.ts` for the shared runner).
  */
-export const EVAL_KINDS: readonly RegisterCommand[] = [];
+export const EVAL_KINDS: readonly RegisterCommand[] = [registerInjectionEval];
 
 /** Registers `triage eval` and its kinds. */
 export function registerEval(program: Command): void {
