@@ -9,7 +9,10 @@ export interface BenchCase {
   readonly name: string;
   /** What one operation is, in a few words (shown in the table). */
   readonly description: string;
-  /** One operation. Its return value is consumed so it cannot be optimised away. */
+  /**
+   * One operation. Its return value is consumed so it cannot be optimised away; a returned
+   * promise is awaited, so an async operation is timed whole.
+   */
   readonly fn: () => unknown;
   /** The same job done by a peer project, measured in the same run. */
   readonly peer?: { readonly name: string; readonly fn: () => unknown };

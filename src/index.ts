@@ -2,8 +2,12 @@
  * triage: decide in microseconds how each request to an LLM application should be handled.
  * This module is the public API and nothing else: each subsystem's entry point re-exported.
  */
+export * from './capabilities/index.js';
+export * from './context/index.js';
 export * from './core/index.js';
 export * from './eval/index.js';
+export * from './guidance/index.js';
 export * from './injection/index.js';
 export * from './llm/index.js';
+export * from './pipeline/index.js';
 export * from './text/index.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, readJsonl } from './io.js';
+import { InputError, pickProviderConfig, readConfigFile, readJsonl } from './io.js';
 
 const file = (content: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'triage-io-')), 'rows.jsonl');
@@ -36,6 +36,36 @@ describe('readJsonl', () => {
   it('says clearly when the file cannot be read', async () => {
     await expect(collect('/nonexistent/rows.jsonl')).rejects.toThrow(
       'cannot read /nonexistent/rows.jsonl: ENOENT',
+    );
+  });
+});
+
+describe('readConfigFile', () => {
+  it('reads JSON and YAML, and names the file of a broken one on one line', () => {
+    expect(readConfigFile(file('{"a": 1}'))).toEqual({ a: 1 });
+    expect(readConfigFile(file('a: [1, 2]\n'))).toEqual({ a: [1, 2] });
+    const broken = file('a: [1');
+    expect(() => readConfigFile(broken)).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(/is not valid JSON or YAML: [^\n]+$/),
+      }),
+    );
+    expect(() => readConfigFile('/nonexistent.yaml')).toThrow(
+      'cannot read /nonexistent.yaml: ENOENT',
+    );
+  });
+});
+
+describe('pickProviderConfig', () => {
+  it('takes the only provider, or the one named, from any of the three shapes', () => {
+    expect(pickProviderConfig({ id: 'a' }, 'f', undefined)).toEqual({ id: 'a' });
+    expect(pickProviderConfig([{ id: 'a' }, { id: 'b' }], 'f', 'b')).toEqual({ id: 'b' });
+    expect(pickProviderConfig({ providers: [{ id: 'a' }] }, 'f', undefined)).toEqual({ id: 'a' });
+    expect(() => pickProviderConfig([{ id: 'a' }, { id: 'b' }], 'f', undefined)).toThrow(
+      'f lists 2 providers: choose one with --provider',
+    );
+    expect(() => pickProviderConfig([{ id: 'a' }], 'f', 'c')).toThrow(
+      'f has no provider with id c',
     );
   });
 });

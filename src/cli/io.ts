@@ -1,5 +1,6 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { parse as parseYaml } from 'yaml';
 import { TriageError } from '../core/errors.js';
 import { Progress } from './progress.js';
 
@@ -68,4 +69,47 @@ export async function* readJsonl(path: string, label = 'reading'): AsyncGenerato
     lines.close();
     stream.destroy();
   }
+}
+
+/**
+ * The value of a configuration file, JSON or YAML (YAML is a superset of JSON). An unreadable or
+ * unparsable file is an {@link InputError} naming the file, on one line.
+ */
+export function readConfigFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  try {
+    return parseYaml(text);
+  } catch (error) {
+    // The parser's message goes on to show the line with a caret below it: keep its first line.
+    const [reason] = (error as Error).message.split('\n');
+    throw new InputError(`${path} is not valid JSON or YAML: ${reason}`);
+  }
+}
+
+/**
+ * One provider entry of an LLM configuration file (one provider, a list, or `{providers: [...]}`):
+ * the only one, or the one whose `id` is given. Otherwise an {@link InputError} saying which.
+ */
+export function pickProviderConfig(config: unknown, file: string, id: string | undefined): unknown {
+  const list = Array.isArray(config) ? config : isProviders(config) ? config.providers : [config];
+  if (id === undefined) {
+    if (list.length === 1) return list[0];
+    throw new InputError(`${file} lists ${list.length} providers: choose one with --provider`);
+  }
+  const found = list.find((entry) => (entry as { id?: unknown } | null)?.id === id);
+  if (found === undefined) throw new InputError(`${file} has no provider with id ${id}`);
+  return found;
+}
+
+function isProviders(value: unknown): value is { providers: unknown[] } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as { providers?: unknown }).providers)
+  );
 }

@@ -188,6 +188,28 @@ describe('Hybrid', () => {
     await expect(pending).rejects.toThrow('client went away');
   });
 
+  it('decides synchronously when no I/O is needed, with the same counters', () => {
+    const withLlm = hybrid({ llm: answers('COMPLEX') });
+    expect(withLlm.decideLocally('sure', verdicts.sure!)).toMatchObject({
+      value: 'SIMPLE',
+      source: 'local',
+    });
+    expect(withLlm.decideLocally('unsure', verdicts.unsure!)).toBeUndefined();
+    expect(withLlm.stats).toMatchObject({ decisions: 1, local: 1, llmCalls: 0 });
+    const offline = hybrid({ withoutLlm: 'fallback' });
+    expect(offline.decideLocally('unsure', verdicts.unsure!)).toMatchObject({
+      value: 'MEDIUM',
+      source: 'fallback',
+    });
+    expect(offline.stats).toMatchObject({ decisions: 1, fallbacks: 1 });
+  });
+
+  it('counts a decision once when the LLM is asked', async () => {
+    const h = hybrid({ llm: answers('COMPLEX') });
+    await h.decide('unsure');
+    expect(h.stats).toMatchObject({ decisions: 1, llmCalls: 1, local: 0 });
+  });
+
   it('records forced decisions', () => {
     const h = hybrid();
     expect(h.forced('COMPLEX', 'model id triage/complex')).toMatchObject({

@@ -42,8 +42,10 @@ export class LlmHttpError extends LlmError {
   readonly status: number;
   /** The provider's own error message, when it sent one. */
   readonly providerMessage?: string;
+  /** How long the provider asked the client to wait (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs?: number;
 
-  constructor(provider: string, status: number, providerMessage?: string) {
+  constructor(provider: string, status: number, providerMessage?: string, retryAfterMs?: number) {
     super(
       'llm_http_status',
       provider,
@@ -52,6 +54,7 @@ export class LlmHttpError extends LlmError {
     );
     this.status = status;
     if (providerMessage !== undefined) this.providerMessage = providerMessage;
+    if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
   }
 }
 

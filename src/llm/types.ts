@@ -55,6 +55,11 @@ export interface CompletionResponse {
   readonly latencyMs: number;
   /** True when the answer came from the decision cache. */
   readonly cached?: boolean;
+  /**
+   * Why the model stopped, in the provider's vocabulary (`stop`, `length`, `end_turn`,
+   * `tool_use`, …), when it said.
+   */
+  readonly finishReason?: string;
 }
 
 /** Something that completes chats. */
@@ -68,4 +73,8 @@ export interface LlmProvider {
    * `LlmNetworkError`, `LlmInvalidOutputError`, or the signal's reason when aborted.
    */
   complete(request: CompletionRequest): Promise<CompletionResponse>;
+  /** The default time limit of a call in milliseconds, when the provider has one. */
+  readonly timeoutMs?: number;
+  /** Releases the provider's connections. Calls made after it fail. */
+  close?(): Promise<void>;
 }

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { registerCapabilitiesEval } from './capabilities-eval.js';
+import { registerContextEval } from './context.js';
 import type { RegisterCommand } from './index.js';
 import { registerInjectionEval } from './inject.js';
 
@@ -6,7 +8,11 @@ import { registerInjectionEval } from './inject.js';
  * The kinds of `triage eval <kind> FILE.jsonl`. Each subsystem that can be evaluated adds the
  * registration of its kind here (see `../eval-runner.ts` for the shared runner).
  */
-export const EVAL_KINDS: readonly RegisterCommand[] = [registerInjectionEval];
+export const EVAL_KINDS: readonly RegisterCommand[] = [
+  registerContextEval,
+  registerCapabilitiesEval,
+  registerInjectionEval,
+];
 
 /** Registers `triage eval` and its kinds. */
 export function registerEval(program: Command): void {

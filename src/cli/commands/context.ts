@@ -1,0 +1,218 @@
+import type { Command } from 'commander';
+import { contextRouterConfig } from '../../context/config.js';
+import { type ContextDecision, ContextRouter } from '../../context/router.js';
+import type { ContextPolicy, ContextRouterConfig } from '../../context/schema.js';
+import { createProvider } from '../../llm/config.js';
+import { runClassificationEval } from '../eval-runner.js';
+import { pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
+
+/**
+ * `triage context "<question>"`: how much context a question needs (document 004), and
+ * `triage eval context FILE.jsonl`: the router's accuracy on labelled questions.
+ */
+
+interface ContextOptions {
+  readonly json?: boolean;
+  readonly config?: string;
+  readonly llm?: string;
+  readonly provider?: string;
+}
+
+/** Adds the options both commands share. */
+function routerOptions(command: Command): Command {
+  return command
+    .option('--json', 'print one JSON object')
+    .option('--config <file>', 'a context router configuration (JSON or YAML)')
+    .option(
+      '--llm <file>',
+      'an LLM provider configuration (JSON or YAML, as for `triage llm check`) to ask when unsure',
+    )
+    .option('--provider <id>', 'the provider to use, when the --llm file lists several');
+}
+
+/** Builds the router the options describe, runs `work` with it, and closes the provider. */
+async function withRouter(
+  options: ContextOptions,
+  work: (router: ContextRouter) => Promise<void>,
+): Promise<void> {
+  const config = options.config === undefined ? undefined : loadConfig(options.config);
+  const llm =
+    options.llm === undefined
+      ? undefined
+      : createProvider(
+          pickProviderConfig(readConfigFile(options.llm), options.llm, options.provider),
+          {
+            source: options.llm,
+          },
+        );
+  try {
+    await work(new ContextRouter({ config, llm }));
+  } finally {
+    await llm?.close();
+  }
+}
+
+/** Registers `triage context`. */
+export function registerContext(program: Command): void {
+  const command = program
+    .command('context')
+    .description(
+      'decide how much context a question needs: mode, confidence, margin, scores, signals, ' +
+        'source and policy (reads standard input when no question is given)',
+    )
+    .argument('[question]', 'the question (default: standard input)');
+  routerOptions(command).action(async (question: string | undefined, options: ContextOptions) => {
+    const text = await readTextArgument(question);
+    await withRouter(options, async (router) => {
+      const decision = await router.decide(text);
+      const explained = router.explain(text);
+      const report = {
+        mode: decision.mode,
+        confidence: decision.confidence,
+        margin: explained.margin,
+        source: decision.source,
+        reason: decision.reason,
+        scores: explained.scores,
+        signals: explained.evidence,
+        features: explained.features,
+        local: {
+          mode: explained.mode,
+          confidence: explained.confidence,
+          confident: explained.confident,
+        },
+        ...(decision.llmConfidence === undefined ? {} : { llmConfidence: decision.llmConfidence }),
+        llmMs: decision.llmMs,
+        policy: decision.policy,
+      };
+      process.stdout.write(
+        `${options.json ? JSON.stringify(report) : formatReport(report, router.config)}\n`,
+      );
+    });
+  });
+}
+
+/** Registers `triage eval context`. */
+export function registerContextEval(evalCommand: Command): void {
+  const command = evalCommand
+    .command('context')
+    .description(
+      'accuracy of the context router on a JSONL file of {"input": question, "expected": mode}',
+    )
+    .argument('<file>', 'the labelled JSONL file');
+  routerOptions(command).action(async (file: string, options: ContextOptions) => {
+    await withRouter(options, async (router) => {
+      const modes = router.modes;
+      const local = { decided: 0, correct: 0 };
+      await runClassificationEval(
+        {
+          file,
+          json: Boolean(options.json),
+          labels: modes,
+          show: (row: LabelledQuestion) => row.question,
+          parse: (value) => {
+            const row = parseLabelled(value, modes);
+            return { input: row, expected: row.expected };
+          },
+          classify: async (row) => {
+            const decision: ContextDecision = await router.decide(row.question);
+            if (decision.local?.confident) {
+              local.decided++;
+              if (row.expected.includes(decision.local.mode)) local.correct++;
+            }
+            return decision.mode;
+          },
+        },
+        () => {
+          const stats = router.stats;
+          return {
+            local_decided: local.decided,
+            local_share: stats.decisions === 0 ? 0 : local.decided / stats.decisions,
+            local_accuracy: local.decided === 0 ? 0 : local.correct / local.decided,
+            llm_calls: stats.llmCalls,
+            llm_overrode: stats.llmOverrode,
+            llm_timeouts: stats.llmTimeouts,
+            fallbacks: stats.fallbacks,
+            llm_ms: Math.round(stats.llmMs),
+          };
+        },
+      );
+    });
+  });
+}
+
+interface LabelledQuestion {
+  readonly question: string;
+  readonly expected: readonly string[];
+}
+
+function parseLabelled(value: unknown, modes: readonly string[]): LabelledQuestion {
+  const row = value as { input?: unknown; expected?: unknown };
+  if (typeof row !== 'object' || row === null) throw new Error('a row must be a JSON object');
+  if (typeof row.input !== 'string') throw new Error('"input" must be a string');
+  const expected = typeof row.expected === 'string' ? [row.expected] : row.expected;
+  if (
+    !Array.isArray(expected) ||
+    expected.length === 0 ||
+    !expected.every((mode) => typeof mode === 'string' && modes.includes(mode))
+  ) {
+    throw new Error(`"expected" must be one of (or a list of): ${modes.join(', ')}`);
+  }
+  return { question: row.input, expected: expected as string[] };
+}
+
+/** Reads and validates a context router configuration file. */
+function loadConfig(path: string): ContextRouterConfig {
+  return contextRouterConfig(readConfigFile(path) ?? {}, path);
+}
+
+interface Report {
+  readonly mode: string;
+  readonly confidence: number;
+  readonly margin: number;
+  readonly source: string;
+  readonly reason: string;
+  readonly scores: Readonly<Record<string, number>>;
+  readonly signals: Readonly<Record<string, readonly string[]>>;
+  readonly local: { readonly mode: string; readonly confidence: number };
+  readonly policy: ContextPolicy;
+}
+
+function formatReport(report: Report, config: ContextRouterConfig): string {
+  const { policy } = report;
+  const signals = Object.entries(report.signals)
+    .map(([name, phrases]) => `${name} (${phrases.join(', ')})`)
+    .join(' · ');
+  const history = !policy.useHistory
+    ? 'no'
+    : policy.historyTurnWindow === 0
+      ? 'full'
+      : `last ${policy.historyTurnWindow} turns`;
+  const lines = [
+    ['mode', report.mode],
+    ['confidence', report.confidence.toFixed(2)],
+    [
+      'margin',
+      `${report.margin.toFixed(2)} (local ${report.local.mode} at ${report.local.confidence.toFixed(2)}; ` +
+        `thresholds ${config.localConfidenceThreshold} / ${config.localMarginThreshold})`,
+    ],
+    ['source', `${report.source}: ${report.reason}`],
+    [
+      'scores',
+      Object.entries(report.scores)
+        .map(([mode, score]) => `${mode} ${score.toFixed(2)}`)
+        .join(' · '),
+    ],
+    ['signals', signals || '(none)'],
+    [
+      'policy',
+      `image ${yes(policy.useImage)} · history ${history} · memory ${yes(policy.useMemoryContext)}` +
+        ` · notes ${yes(policy.useNotesContext)} · max sentences ${policy.maxSentences ?? 'none'}`,
+    ],
+    ['instruction', policy.turnInstruction ?? '(none)'],
+  ];
+  return lines.map(([label, value]) => `${label!.padEnd(12)}${value}`).join('\n');
+}
+
+function yes(value: boolean): string {
+  return value ? 'yes' : 'no';
+}

@@ -1,0 +1,377 @@
+import type { AsyncClassifier, Classifier } from '../core/classifier.js';
+import { type ClassifierConfig, CooldownTracker, classifierConfig } from '../core/cooldown.js';
+import { ConfigError, TriageError } from '../core/errors.js';
+import type { ClassificationResult } from '../core/result.js';
+import { type ClassifierEntry, type ClassifierFailure, runClassifiers } from '../core/run.js';
+import { TrajectoryBuilder, type TrajectoryBuilderOptions } from './builder.js';
+import { defaultGuidanceProviders } from './defaults.js';
+import { compileTemplate, type TemplateValues } from './template.js';
+import type { GuidanceContext, Trajectory, TrajectoryEvent } from './types.js';
+
+/** The text to inject: fixed, with placeholders (see `compileTemplate`), or computed. */
+export type GuidanceText =
+  | string
+  | ((result: ClassificationResult, context: GuidanceContext) => string);
+
+/**
+ * A provider of guidance (document 001's `GuidanceProviderConfig`): a classifier, the guidance it
+ * triggers, and how often it may fire. Give `classifier` (local) or `asyncClassifier` (LLM).
+ */
+export interface GuidanceProvider {
+  /** Unique id; cooldowns, limits and reports use it. Default: the classifier's name. */
+  readonly id?: string;
+  readonly classifier?: Classifier<GuidanceContext>;
+  readonly asyncClassifier?: AsyncClassifier<GuidanceContext>;
+  /** The message to inject when it fires. */
+  readonly guidance: GuidanceText;
+  /** Confidence a relevant result must reach. Default 0.5. */
+  readonly minConfidence?: number;
+  /** Turns to stay silent after firing. Default 0. */
+  readonly cooldownTurns?: number;
+  /** Most fires in a session. Default unlimited. */
+  readonly maxFiresPerSession?: number;
+  /** Most fires within one turn (the engine evaluates after every event). Default 1. */
+  readonly maxPerTurn?: number;
+}
+
+/** Guidance to inject now. */
+export interface Guidance {
+  /** The provider that fired. */
+  readonly provider: string;
+  /** The classifier's name. */
+  readonly classifier: string;
+  /** The text to inject into the agent's context. */
+  readonly message: string;
+  readonly confidence: number;
+  readonly reason: string;
+  /** The turn it fired in. */
+  readonly turn: number;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/** Options of a {@link GuidanceEngine}. */
+export interface GuidanceEngineOptions {
+  /** In priority order. Default: {@link defaultGuidanceProviders}. */
+  readonly providers?: readonly GuidanceProvider[];
+  /** The trajectory's retention and look-back. */
+  readonly trajectory?: TrajectoryBuilderOptions;
+  /**
+   * Most providers that may fire on one event. Default 1: the first provider that fires wins,
+   * as in document 001's execution order.
+   */
+  readonly maxPerEvent?: number;
+  /** Told about every classifier that throws (the engine fails open past it). */
+  readonly onError?: (failure: ClassifierFailure) => void;
+}
+
+/** Counters of a {@link GuidanceEngine}. */
+export interface GuidanceEngineStats {
+  events: number;
+  evaluations: number;
+  /** Guidance returned. */
+  fired: number;
+  /** Classifiers that threw (the engine went on without them). */
+  failures: number;
+}
+
+/** A provider, validated and ready to run. */
+class CompiledProvider implements Classifier<GuidanceContext> {
+  /** The provider id: cooldowns and limits are tracked under it, not under the classifier name. */
+  readonly name: string;
+  readonly index: number;
+  readonly sync: Classifier<GuidanceContext> | undefined;
+  readonly async: AsyncClassifier<GuidanceContext> | undefined;
+  readonly config: ClassifierConfig;
+  readonly maxPerTurn: number;
+  readonly entry: ClassifierEntry<GuidanceContext>;
+  readonly #text: (result: ClassificationResult, context: GuidanceContext, turn: number) => string;
+
+  constructor(provider: GuidanceProvider, index: number) {
+    const where = `/providers/${index}`;
+    const classifier = provider.classifier ?? provider.asyncClassifier;
+    if ((provider.classifier === undefined) === (provider.asyncClassifier === undefined)) {
+      throw new ConfigError('guidance providers', [
+        { path: where, message: 'needs exactly one of classifier and asyncClassifier' },
+      ]);
+    }
+    this.name = provider.id ?? classifier!.name;
+    this.index = index;
+    this.sync = provider.classifier;
+    this.async = provider.asyncClassifier;
+    const { minConfidence, cooldownTurns, maxFiresPerSession, maxPerTurn = 1 } = provider;
+    this.config = classifierConfig(
+      {
+        ...(minConfidence === undefined ? {} : { minConfidence }),
+        ...(cooldownTurns === undefined ? {} : { cooldownTurns }),
+        ...(maxFiresPerSession === undefined ? {} : { maxFiresPerSession }),
+      },
+      this.name,
+    );
+    if (!Number.isSafeInteger(maxPerTurn) || maxPerTurn < 1) {
+      throw new ConfigError('guidance providers', [
+        { path: `${where}/maxPerTurn`, message: 'must be an integer >= 1' },
+      ]);
+    }
+    this.maxPerTurn = maxPerTurn;
+    this.entry = { classifier: this, config: this.config };
+    const { guidance } = provider;
+    if (typeof guidance === 'function') {
+      this.#text = (result, context) => guidance(result, context);
+    } else {
+      if (typeof guidance !== 'string' || guidance.trim() === '') {
+        throw new ConfigError('guidance providers', [
+          { path: `${where}/guidance`, message: 'must be a non-empty string or a function' },
+        ]);
+      }
+      const render = compileTemplate(guidance);
+      const values = (result: ClassificationResult, turn: number): TemplateValues => ({
+        result,
+        turn,
+        provider: this.name,
+        classifier: classifier!.name,
+      });
+      this.#text = (result, _context, turn) => render(values(result, turn));
+    }
+  }
+
+  /** The classifier's own name. */
+  get classifierName(): string {
+    return (this.sync ?? this.async)!.name;
+  }
+
+  classify(context: GuidanceContext): ClassificationResult {
+    return this.sync!.classify(context);
+  }
+
+  guidance(result: ClassificationResult, context: GuidanceContext, turn: number): Guidance {
+    const metadata = result.metadata;
+    return {
+      provider: this.name,
+      classifier: this.classifierName,
+      message: this.#text(result, context, turn),
+      confidence: result.confidence,
+      reason: result.reason ?? 'matched',
+      turn,
+      ...(metadata === undefined ? {} : { metadata }),
+    };
+  }
+}
+
+const NONE: readonly Guidance[] = Object.freeze([]);
+
+/**
+ * From agent events to "inject this message now", in one call per event.
+ *
+ * ```ts
+ * const guide = new GuidanceEngine();                 // the default providers
+ * for (const event of agentEvents) {
+ *   for (const g of guide.onEvent(event)) inject(g.message);
+ * }
+ * ```
+ *
+ * After each event the engine runs its providers in priority order over the trajectory (through
+ * the core `runClassifiers`, so classifiers that throw are skipped and reported, fail open) and
+ * returns the guidance of the first `maxPerEvent` that fire, honouring each provider's minimum
+ * confidence, cooldown, session limit and per-turn limit. LLM-backed providers run only in
+ * {@link onEventAsync}, after the local ones, and only while the event's budget is not used up:
+ * a cheap LLM is asked only when no local signal already answered.
+ *
+ * One engine per agent session. Events must be applied one at a time: await `onEventAsync`
+ * before sending the next event.
+ */
+export class GuidanceEngine {
+  readonly maxPerEvent: number;
+  readonly #options: GuidanceEngineOptions;
+  readonly #providers: readonly CompiledProvider[];
+  readonly #async: readonly CompiledProvider[];
+  readonly #stats: GuidanceEngineStats = { events: 0, evaluations: 0, fired: 0, failures: 0 };
+  #builder: TrajectoryBuilder;
+  #tracker = new CooldownTracker();
+  // Fires per provider in the turn `#turn`; providers at their per-turn limit leave `#entries`.
+  #turn = -1;
+  readonly #firedThisTurn: Int32Array;
+  #entries: ClassifierEntry<GuidanceContext>[] = [];
+  #entriesStale = true;
+  #busy = false;
+  readonly #onError: (failure: ClassifierFailure) => void;
+
+  constructor(options: GuidanceEngineOptions = {}) {
+    this.#options = options;
+    const providers = (options.providers ?? defaultGuidanceProviders()).map(
+      (provider, index) => new CompiledProvider(provider, index),
+    );
+    const seen = new Set<string>();
+    for (const provider of providers) {
+      if (seen.has(provider.name)) {
+        throw new ConfigError('guidance providers', [
+          { path: `/providers/${provider.index}/id`, message: `duplicate id '${provider.name}'` },
+        ]);
+      }
+      seen.add(provider.name);
+    }
+    this.#providers = providers;
+    this.#async = providers.filter((p) => p.async !== undefined);
+    const maxPerEvent = options.maxPerEvent ?? 1;
+    if (!Number.isSafeInteger(maxPerEvent) || maxPerEvent < 1) {
+      throw new ConfigError('guidance engine options', [
+        { path: '/maxPerEvent', message: 'must be an integer >= 1' },
+      ]);
+    }
+    this.maxPerEvent = maxPerEvent;
+    this.#firedThisTurn = new Int32Array(providers.length);
+    this.#builder = new TrajectoryBuilder(options.trajectory);
+    const { onError } = options;
+    this.#onError = (failure) => {
+      this.#stats.failures++;
+      onError?.(failure);
+    };
+  }
+
+  /** The trajectory so far. */
+  get trajectory(): Trajectory {
+    return this.#builder;
+  }
+
+  /** What the classifiers read. */
+  get context(): GuidanceContext {
+    return this.#builder.context;
+  }
+
+  /** The provider ids, in priority order. */
+  get providerIds(): readonly string[] {
+    return this.#providers.map((p) => p.name);
+  }
+
+  /** A copy of the counters. */
+  get stats(): GuidanceEngineStats {
+    return { ...this.#stats };
+  }
+
+  /** How often a provider has fired in this session. */
+  fireCount(providerId: string): number {
+    return this.#tracker.fireCount(providerId);
+  }
+
+  /**
+   * Applies one event and returns the guidance to inject now (usually none). Throws a
+   * `TrajectoryEventError` for an event that does not fit the trajectory, and a `TriageError`
+   * when LLM-backed providers are configured (use {@link onEventAsync}).
+   */
+  onEvent(event: TrajectoryEvent): readonly Guidance[] {
+    this.#checkIdle();
+    if (this.#async.length > 0) {
+      throw new TriageError(
+        'guidance_async_required',
+        `providers ${this.#async.map((p) => p.name).join(', ')} ask an LLM: use onEventAsync`,
+      );
+    }
+    this.#builder.onEvent(event);
+    this.#stats.events++;
+    return this.#evaluateLocal([]);
+  }
+
+  /**
+   * Applies one event and returns the guidance to inject now, asking LLM-backed providers when no
+   * local provider used up the event's budget. Never rejects because of a provider: they fail open.
+   */
+  async onEventAsync(event: TrajectoryEvent, signal?: AbortSignal): Promise<readonly Guidance[]> {
+    this.#checkIdle();
+    this.#builder.onEvent(event);
+    this.#stats.events++;
+    const out: Guidance[] = [];
+    this.#evaluateLocal(out);
+    if (out.length >= this.maxPerEvent || this.#async.length === 0)
+      return out.length > 0 ? out : NONE;
+    this.#busy = true;
+    try {
+      await this.#evaluateAsync(out, signal);
+    } finally {
+      this.#busy = false;
+    }
+    return out.length > 0 ? out : NONE;
+  }
+
+  /** Forgets the session: an empty trajectory, no fires, no cooldowns. Counters are kept. */
+  reset(): void {
+    this.#checkIdle();
+    this.#builder = new TrajectoryBuilder(this.#options.trajectory);
+    this.#tracker = new CooldownTracker();
+    this.#turn = -1;
+    this.#entriesStale = true;
+  }
+
+  /** Runs the local providers, adding what fires to `out`. */
+  #evaluateLocal(out: Guidance[]): readonly Guidance[] {
+    this.#stats.evaluations++;
+    const context = this.#builder.context;
+    const turn = this.#startTurn();
+    let entries = this.#activeEntries();
+    const options = { turn, tracker: this.#tracker, onError: this.#onError };
+    while (out.length < this.maxPerEvent && entries.length > 0) {
+      const { fired } = runClassifiers(entries, context, options);
+      if (fired === undefined) break;
+      const provider = fired.classifier as CompiledProvider;
+      out.push(this.#fire(provider, fired.result, turn));
+      entries = entries.slice(entries.indexOf(provider.entry) + 1);
+    }
+    return out.length > 0 ? out : NONE;
+  }
+
+  async #evaluateAsync(out: Guidance[], signal: AbortSignal | undefined): Promise<void> {
+    const context = this.#builder.context;
+    const turn = this.#startTurn();
+    for (const provider of this.#async) {
+      if (out.length >= this.maxPerEvent) return;
+      if (this.#firedThisTurn[provider.index]! >= provider.maxPerTurn) continue;
+      if (this.#tracker.blockedBy(provider.name, turn, provider.config) !== undefined) continue;
+      let result: ClassificationResult;
+      try {
+        result = await provider.async!.classify(context, signal);
+      } catch (error) {
+        this.#onError({ name: provider.name, error });
+        continue;
+      }
+      if (!result.relevant || result.confidence < provider.config.minConfidence) continue;
+      this.#tracker.recordFire(provider.name, turn);
+      out.push(this.#fire(provider, result, turn));
+    }
+  }
+
+  #fire(provider: CompiledProvider, result: ClassificationResult, turn: number): Guidance {
+    this.#firedThisTurn[provider.index]!++;
+    if (this.#firedThisTurn[provider.index]! >= provider.maxPerTurn) this.#entriesStale = true;
+    this.#stats.fired++;
+    return provider.guidance(result, this.#builder.context, turn);
+  }
+
+  /** The current turn; per-turn counts restart when it changes. */
+  #startTurn(): number {
+    const turn = this.#builder.currentTurn;
+    if (turn !== this.#turn) {
+      this.#turn = turn;
+      this.#firedThisTurn.fill(0);
+      this.#entriesStale = true;
+    }
+    return turn;
+  }
+
+  /** Local providers still allowed to fire this turn; rebuilt only after a fire or a new turn. */
+  #activeEntries(): ClassifierEntry<GuidanceContext>[] {
+    if (this.#entriesStale) {
+      this.#entries = this.#providers
+        .filter((p) => p.sync !== undefined && this.#firedThisTurn[p.index]! < p.maxPerTurn)
+        .map((p) => p.entry);
+      this.#entriesStale = false;
+    }
+    return this.#entries;
+  }
+
+  #checkIdle(): void {
+    if (this.#busy) {
+      throw new TriageError(
+        'guidance_busy',
+        'an event arrived while the previous one was still being evaluated: await onEventAsync first',
+      );
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { certaintyFromConfidence } from '../core/certainty.js';
+import type { LocalStage } from './local-stage.js';
+import type { TargetRole } from './manifest.js';
+import { truncate } from './output.js';
+import { MAX_REASON_CHARS } from './output-schema.js';
+import type { PipelineRiskLevel } from './reserved-fields.js';
+
+/**
+ * The seam between a local prompt-injection detector and the stock `prompt_injection` classifier
+ * (ARCHITECTURE: local first, the LLM only when unsure). The detector sees the whole sanitised
+ * target; when it is sure its verdict is the classifier's output and no model is asked, otherwise
+ * the model decides, and the manifest's fallback covers a failing model.
+ */
+
+/** What a local detector says about one text. */
+export interface RiskVerdict {
+  readonly riskLevel: PipelineRiskLevel;
+  /** Confidence in `riskLevel`, in [0, 1]. */
+  readonly confidence: number;
+  /** The evidence in a few words (e.g. the strongest signal); never the text itself. */
+  readonly reason?: string;
+}
+
+/** A local prompt-injection detector: the target's full text and its role. */
+export type RiskDetector = (text: string, role: TargetRole) => RiskVerdict;
+
+/** The local confidence at or above which the detector's verdict is used without the model. */
+export const DEFAULT_RISK_STAGE_CONFIDENCE = 0.85;
+
+/**
+ * A local stage for a classifier that emits `risk_level` (the stock `prompt_injection`): the
+ * detector's verdict becomes `{reason, certainty, risk_level}`, the certainty being the strongest
+ * tag that does not overstate the detector's confidence.
+ */
+export function riskLevelStage(
+  detect: RiskDetector,
+  minConfidence = DEFAULT_RISK_STAGE_CONFIDENCE,
+): LocalStage {
+  return {
+    minConfidence,
+    classify: (input) => {
+      const verdict = detect(input.target.text, input.target.role);
+      const reason = truncate(
+        `local detector: ${verdict.reason ?? verdict.riskLevel}`,
+        MAX_REASON_CHARS,
+      );
+      return {
+        value: {
+          reason,
+          certainty: certaintyFromConfidence(verdict.confidence),
+          risk_level: verdict.riskLevel,
+        },
+        confidence: verdict.confidence,
+        reason,
+      };
+    },
+    same: (a, b) => a.risk_level === b.risk_level,
+  };
+}
+
+/**
+ * The local stages a pipeline has unless its options say otherwise (`null` removes one). Empty
+ * until the local prompt-injection detector (issue 8) lands: it is then wired here as
+ * `prompt_injection: riskLevelStage(…)`.
+ */
+export const DEFAULT_LOCAL_STAGES: Readonly<Record<string, LocalStage>> = Object.freeze({});
