@@ -19,6 +19,7 @@ export {
   type InjectionGuardOptions,
 } from './guard.js';
 export { JUDGE_SCHEMA, type JudgeInput, judgeRequest } from './llm-judge.js';
+export { injectionRiskDetector } from './risk-detector.js';
 export {
   type DetectOptions,
   INJECTION_SOURCES,
