@@ -2,57 +2,115 @@ import { type Command, Option } from 'commander';
 import {
   INJECTION_PRESETS,
   INJECTION_SOURCES,
+  type InjectionConfigInput,
   InjectionDetector,
+  InjectionGuard,
   type InjectionPreset,
   type InjectionResult,
   type InjectionSource,
+  injectionConfig,
   RISK_LEVELS,
   type RiskLevel,
 } from '../../injection/index.js';
+import { createProvider } from '../../llm/config.js';
 import { runBinaryEval } from '../eval-runner.js';
-import { readTextArgument } from '../io.js';
+import { pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
 
 /**
- * `triage inject "<text>"`: the local prompt-injection verdict of one text (standard input when
- * no text is given), and `triage eval injection FILE.jsonl`: precision, recall, F1 and
- * false-positive rate over labelled rows `{"input": "…", "expected": true | false}` (true =
- * injection; an optional `"source"` per row overrides `--source`).
+ * `triage inject "<text>"`: the prompt-injection verdict of one text (standard input when no
+ * text is given), and `triage eval injection FILE.jsonl`: precision, recall, F1 and false-positive
+ * rate over labelled rows `{"input": "…", "expected": true | false}` (true = injection; an
+ * optional `"source"` per row overrides `--source`). Local only, unless `--llm` names a provider
+ * configuration: the LLM is then asked when the local detector is unsure.
  */
 
 interface DetectorFlags {
-  readonly preset: InjectionPreset;
+  readonly preset?: InjectionPreset;
   readonly source: InjectionSource;
+  readonly config?: string;
+  readonly llm?: string;
+  readonly provider?: string;
   readonly json?: boolean;
 }
 
-const presetOption = () =>
-  new Option('--preset <name>', 'strict, balanced or lenient thresholds')
-    .choices(Object.keys(INJECTION_PRESETS))
-    .default('balanced');
-const sourceOption = () =>
-  new Option('--source <source>', 'where the text comes from (instructions count most in data)')
-    .choices([...INJECTION_SOURCES])
-    .default('user');
+/** Adds the options both commands share. */
+function detectorOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option(
+        '--preset <name>',
+        'strict, balanced or lenient thresholds (default: balanced)',
+      ).choices(Object.keys(INJECTION_PRESETS)),
+    )
+    .addOption(
+      new Option('--source <source>', 'where the text comes from (instructions count most in data)')
+        .choices([...INJECTION_SOURCES])
+        .default('user'),
+    )
+    .option('--config <file>', 'a detector configuration (JSON or YAML): thresholds, patterns')
+    .option(
+      '--llm <file>',
+      'an LLM provider configuration (JSON or YAML, as for `triage llm check`) to ask when unsure',
+    )
+    .option('--provider <id>', 'the provider to use, when the --llm file lists several')
+    .option('--json', 'print one JSON object');
+}
+
+/** Builds the guard the flags describe, runs `work` with it, and closes the provider. */
+async function withGuard(
+  flags: DetectorFlags,
+  work: (guard: InjectionGuard) => Promise<void>,
+): Promise<void> {
+  const fromFile =
+    flags.config === undefined
+      ? {}
+      : injectionConfig(readConfigFile(flags.config) as InjectionConfigInput, flags.config);
+  const detector = new InjectionDetector({
+    ...fromFile,
+    ...(flags.preset === undefined
+      ? {}
+      : { preset: flags.preset, suspiciousAt: undefined, highRiskAt: undefined }),
+  });
+  const llm =
+    flags.llm === undefined
+      ? undefined
+      : createProvider(pickProviderConfig(readConfigFile(flags.llm), flags.llm, flags.provider), {
+          source: flags.llm,
+        });
+  try {
+    await work(new InjectionGuard({ detector, ...(llm ? { llm } : {}) }));
+  } finally {
+    await llm?.close();
+  }
+}
 
 /** Registers `triage inject`. */
 export function registerInject(program: Command): void {
-  program
+  const command = program
     .command('inject')
     .description('prompt-injection risk of a text (normal, suspicious, high_risk, unknown)')
-    .argument('[text]', 'the text; standard input when omitted')
-    .addOption(presetOption())
-    .addOption(sourceOption())
-    .option('--json', 'print one JSON object')
-    .action(async (argument: string | undefined, flags: DetectorFlags) => {
-      const text = await readTextArgument(argument);
-      const result = new InjectionDetector({ preset: flags.preset }).detect(text, {
-        source: flags.source,
-      });
-      process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : formatResult(result, text));
+    .argument('[text]', 'the text; standard input when omitted');
+  detectorOptions(command).action(async (argument: string | undefined, flags: DetectorFlags) => {
+    const text = await readTextArgument(argument);
+    await withGuard(flags, async (guard) => {
+      const decision = await guard.check(text, { source: flags.source });
+      if (flags.json) {
+        // The local result, with the decision's level and confidence and where they came from.
+        const { local, source: decidedBy, ...decided } = decision;
+        const report = { ...local, ...decided, decidedBy, localRiskLevel: local.riskLevel };
+        process.stdout.write(`${JSON.stringify(report)}\n`);
+        return;
+      }
+      const via =
+        decision.source === 'local'
+          ? ''
+          : `decided by ${decision.source}: ${decision.riskLevel}  (${decision.reason})\n`;
+      process.stdout.write(via + formatResult(decision.local, text));
     });
+  });
 }
 
-/** The text report of one verdict: level, confidence, score, then one line per signal. */
+/** The text report of one local verdict: level, confidence, score, then one line per signal. */
 export function formatResult(result: InjectionResult, text: string): string {
   const lines = [
     `${result.riskLevel}  confidence ${result.confidence.toFixed(2)}  score ${result.score.toFixed(2)}` +
@@ -79,44 +137,55 @@ interface EvalInput {
 
 /** Registers `triage eval injection`. */
 export function registerInjectionEval(evalCommand: Command): void {
-  evalCommand
+  const command = evalCommand
     .command('injection')
     .description(
       'precision, recall, F1 and false-positive rate of the injection detector on a JSONL file of {"input", "expected": true|false}',
     )
     .argument('<file>', 'JSONL file, one {"input": "…", "expected": true | false} per line')
-    .addOption(presetOption())
-    .addOption(sourceOption())
     .addOption(
       new Option('--flag-at <level>', 'the lowest level that counts as an injection')
         .choices(['suspicious', 'high_risk'])
         .default('suspicious'),
-    )
-    .option('--json', 'print one JSON object')
-    .action(async (file: string, flags: EvalFlags) => {
-      const detector = new InjectionDetector({ preset: flags.preset });
-      const flagged = new Set<RiskLevel>(
-        flags.flagAt === 'high_risk' ? ['high_risk'] : ['suspicious', 'high_risk'],
-      );
-      const levels = Object.fromEntries(RISK_LEVELS.map((level) => [level, 0])) as Record<
-        RiskLevel,
-        number
-      >;
+    );
+  detectorOptions(command).action(async (file: string, flags: EvalFlags) => {
+    const flagged = new Set<RiskLevel>(
+      flags.flagAt === 'high_risk' ? ['high_risk'] : ['suspicious', 'high_risk'],
+    );
+    const levels = Object.fromEntries(RISK_LEVELS.map((level) => [level, 0])) as Record<
+      RiskLevel,
+      number
+    >;
+    await withGuard(flags, async (guard) => {
       await runBinaryEval<EvalInput>(
         {
           file,
           parse: (value) => parseRow(value, flags.source),
-          classify: (input) => {
-            const level = detector.detect(input.text, { source: input.source }).riskLevel;
+          classify: async (input) => {
+            const level = (await guard.check(input.text, { source: input.source })).riskLevel;
             levels[level]++;
             return flagged.has(level);
           },
           show: (input) => input.text,
           json: flags.json === true,
         },
-        () => ({ preset: flags.preset, flag_at: flags.flagAt, risk_levels: levels }),
+        () => {
+          const stats = guard.stats;
+          return {
+            preset: guard.detector.config.preset,
+            flag_at: flags.flagAt,
+            risk_levels: levels,
+            local_share: stats.decisions === 0 ? 0 : stats.local / stats.decisions,
+            llm_calls: stats.llmCalls,
+            llm_overrode: stats.llmOverrode,
+            llm_timeouts: stats.llmTimeouts,
+            fallbacks: stats.fallbacks,
+            llm_ms: Math.round(stats.llmMs),
+          };
+        },
       );
     });
+  });
 }
 
 function parseRow(value: unknown, defaultSource: InjectionSource) {
