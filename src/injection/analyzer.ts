@@ -55,6 +55,11 @@ const SCOPE_BEFORE = 32;
 const SCOPE_AFTER = 24;
 /** Weight of a noun without a scope word: "ignore the rules" is not "ignore all previous rules". */
 const UNSCOPED = 0.4;
+/**
+ * Weight of a noun whose scope says it is not the model's ("ignore my previous message", "your
+ * instructions for the recipe"): a scope word of weight 0 vetoes the others.
+ */
+const VETOED = 0.2;
 /** Weight of a clause that asks about the writer's own action ("should I ignore …?"). */
 const SELF_QUESTION_FACTOR = 0.35;
 /** Weight of a clause that talks about attacks ("prompt injection", "for example"). */
@@ -224,7 +229,7 @@ export class Analyzer {
     if (scan.hitCount > 0) this.#standalone(custom, scan, text, end, damp, options, evidence);
   }
 
-  /** The first verb that has a noun or target of its pair before it in the clause, or -1. */
+  /** The first verb that has a target, noun or scope of its pair before it in the clause, or -1. */
   #restartPoint(start: number): number {
     const scan = this.#scan;
     let restart = -1;
@@ -232,7 +237,7 @@ export class Analyzer {
       const counts = this.#counts[pair]!;
       const lists = this.#hits[pair]!;
       let earliestObject = Number.POSITIVE_INFINITY;
-      for (let slot = TARGET; slot <= NOUN; slot++) {
+      for (let slot = TARGET; slot <= SCOPE; slot++) {
         for (let t = 0; t < counts[slot]!; t++) {
           earliestObject = Math.min(earliestObject, scan.hitIndex(lists[slot]![t]!));
         }
@@ -321,7 +326,9 @@ export class Analyzer {
     let weight = (modifier > 0 ? 1 - (1 - best) * (1 - modifier) : best) * sourceFactor;
     const verbAt = scan.hitIndex(bestVerb);
     const targetAt = scan.hitIndex(bestTarget);
-    if (insideQuotes(text, start, Math.min(verbAt, targetAt))) weight *= QUOTED_FACTOR;
+    if (insideQuotes(text, start, verbAt) || insideQuotes(text, start, targetAt)) {
+      weight *= QUOTED_FACTOR;
+    }
     weight *= damp;
     const verbSpan = this.#walk(lex, verb.id, text, verbAt, end, this.#span);
     const targetSpan = this.#walk(lex, target.id, text, targetAt, end, this.#otherSpan);
@@ -368,6 +375,7 @@ export class Analyzer {
           let scope = -1;
           if (slot === NOUN) {
             let scopeWeight = UNSCOPED;
+            let vetoed = false;
             for (let c = 0; c < counts[SCOPE]!; c++) {
               const scopeHit = lists[SCOPE]![c]!;
               const scopeAt = scan.hitIndex(scopeHit);
@@ -375,11 +383,17 @@ export class Analyzer {
                 scopeAt < targetAt
                   ? targetAt - scopeAt <= SCOPE_BEFORE && (distance < 0 || scopeAt > verbAt)
                   : scopeAt - targetAt <= SCOPE_AFTER;
+              if (!attached) continue;
               const candidate = scan.hitEntry(scopeHit).weight;
-              if (attached && candidate > scopeWeight) {
+              if (candidate === 0) vetoed = true;
+              else if (candidate > scopeWeight) {
                 scopeWeight = candidate;
                 scope = scopeHit;
               }
+            }
+            if (vetoed) {
+              scopeWeight = VETOED;
+              scope = -1;
             }
             weight *= scopeWeight;
           }

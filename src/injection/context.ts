@@ -80,13 +80,14 @@ export function insideQuotes(text: string, from: number, index: number): boolean
 
 /**
  * True when only indentation or markup (`#`, `*`, `>`, `-`, brackets) stands between the start of
- * the line and `index`: where a forged role header (`System:`) would begin.
+ * the line, or the end of the previous sentence, and `index`: where a forged role header
+ * (`System:`) would begin.
  */
 export function atLineStart(text: string, index: number): boolean {
   for (let i = index - 1; i >= 0; i--) {
     if (index - i > 24) return false;
     const c = text.charCodeAt(i);
-    if (c === 0x0a || c === 0x0d) return true;
+    if (c === 0x0a || c === 0x0d || c === 0x2e || c === 0x21 || c === 0x3f) return true;
     const markup =
       c === 0x20 ||
       c === 0x09 ||

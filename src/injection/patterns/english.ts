@@ -42,7 +42,7 @@ export const ENGLISH: PatternTable = {
   'override.verb': [
     ['(ignore|ignores|ignored|ignoring|disregard|disregards|disregarded|disregarding)', 1],
     ['(forget|forgets|forgot|forgotten|forgetting|override|overrides|overriding|overridden)', 1],
-    ['(overwrite|overwriting|supersede|supersedes)', 0.9],
+    ['(overwrite|overwriting)', 0.9],
     [`${NOT} (follow|obey|listen to|comply with|adhere to|abide by)`, 1],
     ['stop (following|obeying|listening to|adhering to|heeding|using)', 1],
     ['pay no (attention|heed|mind) to', 1],
@@ -69,6 +69,8 @@ export const ENGLISH: PatternTable = {
     ['(ethics|morals|values|one|ones)', 0.75],
   ],
   'override.scope': [
+    // The writer's own words: a user may take back their own instructions.
+    ['(my|our|mine)', 0],
     [BEFORE, 1],
     ['(all|your|these|those|every|both)', 0.9],
     ['any', 0.85],
@@ -115,7 +117,7 @@ export const ENGLISH: PatternTable = {
       '(print out|write out|type out|spell out|read out|read back|show me|tell me|give me|display|show)',
       1,
     ],
-    ['(write down|copy|paste|list|return|state|share|send me|provide|give)', 0.75],
+    ['(write down|copy|paste|list|return|state|share|send me|provide|give|spell)', 0.75],
     ['(summarize|summarise|translate|explain|describe|paraphrase|rewrite|encode|convert)', 0.65],
     ["(what is|what's|what are|what were|what was|whats)", 0.85],
     ['how were you (instructed|programmed|prompted|configured|told)', 0.9],
@@ -127,9 +129,16 @@ export const ENGLISH: PatternTable = {
     ],
     ['(instructions|prompt|prompts)', 0.9],
     ['(rules|guidelines|directives|configuration|programming|initialization|context window)', 0.8],
+    [
+      '(password|passcode|secret word|secret key|secret phrase|secrets|credentials|api key|api keys)',
+      0.6,
+    ],
   ],
   'reveal.scope': [
     ['your', 1],
+    ['the', 0.5],
+    // Task instructions, not the model's own: "your instructions for the recipe".
+    ['(my|our|for the|for a|for an|for my|for this|on how|about how|to make|for making)', 0],
     [
       '(initial|original|hidden|secret|underlying|internal|confidential|full|complete|exact|entire|previous|prior|preceding|above|earlier|first)',
       0.95,
@@ -149,7 +158,6 @@ export const ENGLISH: PatternTable = {
       0.9,
     ],
     ['(secret|hidden|confidential) (password|passcode|key|word|phrase|code|token|value)', 0.7],
-    ['your (password|passcode|api key|secret)', 0.35],
   ],
   'reveal.modifier': [
     [
@@ -166,6 +174,7 @@ export const ENGLISH: PatternTable = {
       0.2,
     ],
     ['(including|include) (everything|all of it|all)', 0.2],
+    ['(backwards|in reverse|letter by letter|one letter at a time|with spaces between)', 0.35],
   ],
   'exfil.verb': [
     [
@@ -191,7 +200,7 @@ export const ENGLISH: PatternTable = {
   ],
   persona: [
     [
-      "(you are now|you're now|you are no longer|you are going to act|you are going to pretend|you are about to immerse yourself)",
+      "(you are now|you're now|now you are|you are no longer|you are going to act|you are going to pretend|you are about to immerse yourself)",
       0.3,
     ],
     ['from now on(,|) you', 0.3],
@@ -230,7 +239,7 @@ export const ENGLISH: PatternTable = {
   ],
   unrestricted: [
     [
-      '(no|zero|without|without any) (restrictions|limitations|limits|boundaries|filters|censorship|moderation|ethics|morals|morality|moral compass|ethical guidelines|safeguards|guardrails)',
+      '(no|zero|without|without any) (restrictions|limitations|limits|boundaries|filters|censorship|moderation|ethics|morals|morality|moral compass|ethical guidelines|safeguards|guardrails|content policy|content policies|content filter|content filters|safety filters|safety guidelines)',
       0.4,
     ],
     [
@@ -364,9 +373,12 @@ export const ENGLISH: PatternTable = {
     ['(here are|here is|these are) (your |)new (instructions|tasks|task|rules|orders)', 0.55],
     ['now (comes|follow|follows) (a |)new (task|tasks|instructions)', 0.55],
     ['new (instructions|tasks|task|orders)', 0.3],
-    ['new instructions:', 0.5],
+    ['new (instructions|instruction):', 0.5],
+    ['(begin|start) (a |)new (session|conversation|chat)', 0.3],
     ['new (instructions|tasks) (follow|are following)', 0.5],
-    ['(attention|stop|wait|halt)( |)(!|,|:|) (stop|wait|halt|attention)', 0.35],
+    ['(attention|stop|wait|halt)( |)(!|,|:|) (stop|wait|halt|attention)', 0.5],
+    ['i have been pwned', 0.5],
+    ['pwned', 0.25],
     ['(focus|concentrate) on (your|the) new (task|tasks|instructions)', 0.5],
     ['(real|actual|true|secret|hidden) (task|instructions|goal|objective|mission) (is|are)', 0.45],
     ['(start|begin) (over|fresh|anew|from scratch|again from the beginning)', 0.2],
@@ -403,7 +415,7 @@ export const ENGLISH: PatternTable = {
   'role.header': [
     [
       '(system|system prompt|system message|system instructions|system note|system override)(:)',
-      0.5,
+      0.4,
     ],
     ['(developer|admin|administrator|root|operator)(:)', 0.35],
     ['(assistant|ai|chatgpt|gpt|claude|bot)(:)', 0.15],

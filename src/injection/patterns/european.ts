@@ -45,7 +45,7 @@ export const GERMAN: PatternTable = {
   ],
   'override.scope': [
     [
-      '(vorherigen|vorherige|vorigen|vorige|bisherigen|bisherige|früheren|frühere|obigen|obige|vorangegangenen|vorhergehenden|ursprünglichen|ursprüngliche|alten|alte|vorstehenden|ersten|system)',
+      '(vorherigen|vorherige|vorigen|vorige|bisherigen|bisherige|früheren|frühere|obigen|obige|vorangegangenen|vorangegangene|vorhergehenden|vorhergehende|ursprünglichen|ursprüngliche|alten|alte|vorstehenden|obenstehenden|ersten|system)',
       1,
     ],
     ['(alle|deine|ihre|sämtliche|jegliche|jede)', 0.9],

@@ -1,6 +1,7 @@
 import type { CategoryName, PatternRow, PatternTable } from '../categories.js';
 import { ENGLISH } from './english.js';
 import { FRENCH, GERMAN, ITALIAN, PORTUGUESE, SPANISH } from './european.js';
+import { MORE_LANGUAGES } from './more.js';
 import { ARABIC, CHINESE, JAPANESE, KOREAN, RUSSIAN } from './world.js';
 
 /** The built-in pattern tables, one per language. */
@@ -16,6 +17,7 @@ export const LANGUAGE_TABLES: Readonly<Record<string, PatternTable>> = {
   ja: JAPANESE,
   ko: KOREAN,
   ar: ARABIC,
+  more: MORE_LANGUAGES,
 };
 
 /** Every built-in row of one category, over all languages. */
