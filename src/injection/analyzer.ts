@@ -236,6 +236,8 @@ export class Analyzer {
     for (let pair = 0; pair < PAIRS.length; pair++) {
       const counts = this.#counts[pair]!;
       const lists = this.#hits[pair]!;
+      // Only worth a rescan when a pair could form: a target or a noun is there.
+      if (counts[TARGET]! + counts[NOUN]! === 0) continue;
       let earliestObject = Number.POSITIVE_INFINITY;
       for (let slot = TARGET; slot <= SCOPE; slot++) {
         for (let t = 0; t < counts[slot]!; t++) {

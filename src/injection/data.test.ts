@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import vard from '@andersmyrmel/vard';
 import { describe, expect, it } from 'vitest';
 import { sharedData } from '../../test/data.js';
 import { BinaryTally } from '../eval/metrics.js';
@@ -86,12 +87,16 @@ function parseCsv(text: string): string[][] {
 
 function evaluate(rows: readonly Row[], source: (row: Row) => InjectionSource) {
   const detector = new InjectionDetector();
-  const tally = new BinaryTally();
-  rows.forEach((row, index) => {
-    const result = detector.detect(row.text, { source: source(row) });
-    tally.add(index + 1, row.text, row.injection, result.riskLevel !== 'normal');
-  });
-  return tally.report();
+  return tally(
+    rows,
+    (row) => detector.detect(row.text, { source: source(row) }).riskLevel !== 'normal',
+  );
+}
+
+function tally(rows: readonly Row[], flags: (row: Row) => boolean) {
+  const counts = new BinaryTally();
+  rows.forEach((row, index) => counts.add(index + 1, row.text, row.injection, flags(row)));
+  return counts.report();
 }
 
 describe.skipIf(missing)('injection detector on the public development sets', () => {
@@ -106,6 +111,16 @@ describe.skipIf(missing)('injection detector on the public development sets', ()
     expect(report.f1).toBeGreaterThanOrEqual(0.8);
     expect(report.fpr).toBeLessThanOrEqual(0.01);
     expect(report.precision).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('beats @andersmyrmel/vard (strict preset) measured on the same rows in the same way', () => {
+    // vard's default 10,000-character limit is raised so that it judges long prompts too.
+    const peer = vard.strict().maxLength(1_000_000);
+    const theirs = tally(rows, (row) => !peer.safeParse(row.text).safe);
+    const ours = evaluate(rows, () => 'user');
+    expect(theirs.f1).toBeLessThan(0.55);
+    expect(ours.f1).toBeGreaterThan(theirs.f1 + 0.25);
+    expect(ours.fpr).toBeLessThan(theirs.fpr);
   });
 
   it('keeps every NotInject prompt (benign text full of trigger words) normal', () => {

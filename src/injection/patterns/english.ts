@@ -138,13 +138,13 @@ export const ENGLISH: PatternTable = {
     ['your', 1],
     ['the', 0.5],
     // Task instructions, not the model's own: "your instructions for the recipe".
-    ['(my|our|for the|for a|for an|for my|for this|on how|about how|to make|for making)', 0],
+    ['(my|our|for the|for my|for this|on how|to make)', 0],
     [
       '(initial|original|hidden|secret|underlying|internal|confidential|full|complete|exact|entire|previous|prior|preceding|above|earlier|first)',
       0.95,
     ],
     ['(all|these|those)', 0.75],
-    ['(so far|above|given to you|you were given|before this)', 0.9],
+    ['(so far|above|given|given to you|you were given|before this)', 0.9],
   ],
   'reveal.target': [
     ['the (system prompt|system message)', 0.9],
@@ -168,13 +168,13 @@ export const ENGLISH: PatternTable = {
       'as (python|python code|pseudocode|pseudo code|a code block|bullet points|json|markdown)',
       0.3,
     ],
-    ['in (hex|bytes|binary|reverse|a code block)', 0.3],
     [
       '(start|begin|starting|beginning) (your answer|your response|your reply|with the words|with)',
       0.2,
     ],
     ['(including|include) (everything|all of it|all)', 0.2],
     ['(backwards|in reverse|letter by letter|one letter at a time|with spaces between)', 0.35],
+    ['(in hex|in bytes|in binary)', 0.3],
   ],
   'exfil.verb': [
     [
@@ -338,7 +338,7 @@ export const ENGLISH: PatternTable = {
     ],
     ["(i am|i'm) your (developer|creator|programmer|administrator|admin|owner|master)", 0.5],
     [
-      '(admin|administrator|developer|system|root|sudo|maintenance|emergency) (override|access granted|privileges granted|authorization code|override code)',
+      '(admin|administrator|developer|root|sudo|maintenance) (override|access granted|override code)',
       0.55,
     ],
     [
@@ -413,16 +413,14 @@ export const ENGLISH: PatternTable = {
     ['(end of|end) (system prompt|system message|system instructions|user input|the prompt)', 0.4],
   ],
   'role.header': [
-    [
-      '(system|system prompt|system message|system instructions|system note|system override)(:)',
-      0.4,
-    ],
+    ['(system|system prompt|system message)(:)', 0.4],
     ['(developer|admin|administrator|root|operator)(:)', 0.35],
     ['(assistant|ai|chatgpt|gpt|claude|bot)(:)', 0.15],
     ['(human|user)(:)', 0.05],
   ],
   addressed: [
-    [`(attention|note to|message to|notice to|instructions for) (the |)${AI}`, 0.55],
+    ['instructions for the (ai|assistant|model|agent|llm)', 0.55],
+    [`(attention|note to|message to|notice to) (the |)${AI}`, 0.55],
     [
       '(dear|hey|hi|hello) (ai|ai assistant|llm|language model|chatbot|ai agent|chatgpt|claude|copilot|gemini)',
       0.4,
@@ -441,8 +439,11 @@ export const ENGLISH: PatternTable = {
     ],
     ['(when|while|if) (summarizing|summarising|processing|reading|parsing) this', 0.35],
     ['(when|if) you (summarize|summarise|read|process) this', 0.35],
-    ["(your|assistant's|ai's|model's) (response|reply|answer|output)", 0.3],
-    ['in your (response|reply|answer|code|implementation|solution)', 0.4],
+    [
+      "(your|assistant's|ai's|model's) (response|reply|answer|output|implementation|codebase|solution|algorithm|elucidation)",
+      0.3,
+    ],
+    ['in your (response|reply|answer|code)', 0.4],
     [
       '(into|within) your (response|reply|answer|output|summary|code|implementation|solution|elucidation|codebase|explanation|algorithm)',
       0.4,
@@ -463,7 +464,7 @@ export const ENGLISH: PatternTable = {
       '(translate|convert|encode|write|rewrite|format|modify|change|alter|enhance) your (response|reply|answer|output|message|summary)',
       0.4,
     ],
-    ['(following|subsequent|below) code (snippet|block|section|excerpt)', 0.2],
+    ['(following|subsequent|below) code (snippet|block|section|excerpt)', 0.3],
     [
       '(assistant|ai|model|agent) (must|should|is required to|is instructed to) (now|also|always|instead|immediately)',
       0.3,
