@@ -194,19 +194,14 @@ export function scanStructure(
       if (wordStart < 0) {
         wordStart = i;
         wordFlags = 0;
+        afterTerm = false;
+        newlines = 0;
       } else if (pendingZeroWidth) {
         into.zeroWidthInWords++;
         if (into.zeroWidthStart < 0) into.zeroWidthStart = i - 1;
         pendingZeroWidth = false;
       }
       wordFlags |= f;
-      afterTerm = false;
-      newlines = 0;
-      if (i - sentenceStart >= MAX_SENTENCE * 4) {
-        // A run with no space at all (an encoded blob): cut anyway so a clause stays bounded.
-        into.pushSentence(i);
-        sentenceStart = i;
-      }
       continue;
     }
     const cls = (f >> 8) & 15;
