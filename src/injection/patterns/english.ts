@@ -161,7 +161,7 @@ export const ENGLISH: PatternTable = {
   ],
   'reveal.modifier': [
     [
-      '(verbatim|word for word|word-for-word|letter for letter|character for character|exactly as written|in full|in its entirety|unabridged|unedited|unmodified)',
+      '(verbatim|word for word|word-for-word|letter for letter|character for character|exactly as written|in full|unabridged|unedited|unmodified)',
       0.4,
     ],
     [
@@ -174,7 +174,7 @@ export const ENGLISH: PatternTable = {
     ],
     ['(including|include) (everything|all of it|all)', 0.2],
     ['(backwards|in reverse|letter by letter|one letter at a time|with spaces between)', 0.35],
-    ['(in hex|in bytes|in binary)', 0.3],
+    ['in bytes', 0.3],
   ],
   'exfil.verb': [
     [
@@ -308,7 +308,7 @@ export const ENGLISH: PatternTable = {
       0.7,
     ],
     [
-      '(with|in) (dan|god|jailbreak|unrestricted|evil|opposite|unfiltered|uncensored|apophis) mode',
+      'with (dan|god|jailbreak|unrestricted|evil|opposite|unfiltered|uncensored|apophis) mode',
       0.65,
     ],
     ['(dan|jailbreak|god) mode', 0.4],
@@ -346,9 +346,10 @@ export const ENGLISH: PatternTable = {
       0.5,
     ],
     [
-      '(openai|anthropic|your developers|your creators) (has|have) (approved|authorized|authorised|allowed|permitted|enabled)',
+      '(openai|anthropic) (has|have) (approved|authorized|authorised|allowed|permitted|enabled)',
       0.5,
     ],
+    ['your (developers|creators) have (approved|authorized|allowed)', 0.5],
     ['you must obey', 0.4],
     ['obey (all|my|every|any) (orders|commands|instructions|requests)', 0.5],
     ['obey (me|every command)', 0.4],
@@ -366,10 +367,8 @@ export const ENGLISH: PatternTable = {
     ],
     ['(just|simply) (print|say|output|write|type|return)', 0.3],
     ['only (print|say|output)', 0.2],
-    [
-      'your new (task|tasks|instructions|role|goal|mission|assignment|name|persona|identity) (is|are)',
-      0.5,
-    ],
+    ['your new (task|role|goal|mission|assignment|name|persona|identity) is', 0.5],
+    ['your new (tasks|instructions) are', 0.5],
     ['(here are|here is|these are) (your |)new (instructions|tasks|task|rules|orders)', 0.55],
     ['now (comes|follow|follows) (a |)new (task|tasks|instructions)', 0.55],
     ['new (instructions|tasks|task|orders)', 0.3],
@@ -503,7 +502,7 @@ export const ENGLISH: PatternTable = {
       '(how do i|how can i|how should i|how could i|how to|how do we|how can we|how does one|how can one)',
       1,
     ],
-    ['is it (safe|ok|okay|fine|risky|necessary|possible|wise|bad|legal|allowed) to', 1],
+    ['is it (safe|ok|okay|risky|wise|possible) to', 1],
     ['what happens if (i|we)', 1],
     ['(why|when|where|whether) (do|should|can) (i|we)', 1],
   ],
@@ -521,7 +520,7 @@ export const ENGLISH: PatternTable = {
       '(red team|red teaming|red-teaming|security researcher|security researchers|security research)',
       1,
     ],
-    ['is this (an|a) (injection|attack|jailbreak|prompt injection)', 1],
+    ['is this (a jailbreak|an injection|a prompt injection|an attack)', 1],
     ['how (do|can) (attackers|hackers)', 1],
     [
       '(a phrase like|phrases like|sentences like|messages like|prompts like|inputs like|such as "|like "ignore)',
