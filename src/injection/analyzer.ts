@@ -28,6 +28,7 @@ import {
 import {
   RUN_BASE64,
   RUN_HEX,
+  RUN_LEET,
   RUN_SPLIT,
   RUN_STYLED,
   RUN_TAGS,
@@ -495,7 +496,9 @@ export class Analyzer {
       const base = kind === RUN_TAGS ? 0.5 : kind === RUN_BASE64 || kind === RUN_HEX ? 0.15 : 0;
       const weight = hidden > 0.1 ? 1 - (1 - hidden) * (1 - Math.max(base, 0.35)) : base;
       const signalKind: SignalKind =
-        kind === RUN_SPLIT || kind === RUN_STYLED ? 'obfuscation' : 'encoded_payload';
+        kind === RUN_SPLIT || kind === RUN_STYLED || kind === RUN_LEET
+          ? 'obfuscation'
+          : 'encoded_payload';
       add(signalKind, label ? `${name}: ${label}` : name, start, end, weight);
     }
     return keep;
@@ -542,4 +545,5 @@ const RUN_NAMES: Record<number, string> = {
   [RUN_TAGS]: 'invisible tag characters',
   [RUN_STYLED]: 'styled letters',
   [RUN_SPLIT]: 'split letters',
+  [RUN_LEET]: 'leetspeak',
 };

@@ -1,4 +1,5 @@
-import { RUN_BASE64, RUN_HEX, RUN_SPLIT, RUN_STYLED, RUN_TAGS } from './structure.js';
+import { LEET_FOLDS } from './fold.js';
+import { RUN_BASE64, RUN_HEX, RUN_LEET, RUN_SPLIT, RUN_STYLED, RUN_TAGS } from './structure.js';
 
 /**
  * Decoders for the hidden payloads the structural pass finds. Each returns readable text, or
@@ -30,6 +31,8 @@ export function decodeRun(
       return decodeStyled(text, start, stop);
     case RUN_SPLIT:
       return joinSplitLetters(text, start, stop);
+    case RUN_LEET:
+      return spellLeet(text, start, stop);
     default:
       return undefined;
   }
@@ -133,6 +136,16 @@ function joinSplitLetters(text: string, start: number, end: number): string {
       out += text[i];
       gap = 0;
     } else gap++;
+  }
+  return out;
+}
+
+/** `1gn0r3 4ll` → `ignore all`: leet digits and symbols read as the letters they stand for. */
+function spellLeet(text: string, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; i++) {
+    const char = text[i]!;
+    out += LEET_FOLDS[char] ?? char;
   }
   return out;
 }

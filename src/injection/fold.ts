@@ -2,10 +2,14 @@ import { extendFoldTable, type FoldTable } from '../text/index.js';
 
 /**
  * The fold table of the injection lexicon: the shared folding (case, Latin diacritics, full-width
- * forms, zero-width characters looked through) plus the substitutions attackers use to slip past
- * keyword filters, so that `1gn0r3 рrеviоus` (Latin mixed with Cyrillic) reads as
- * `ignore previous`. Every pattern is compiled with the same table, so patterns in Cyrillic or
- * Greek still match their own script consistently.
+ * forms, zero-width characters looked through) plus the homoglyphs attackers use to slip past
+ * keyword filters, so that `рrеviоus` (Latin mixed with Cyrillic) reads as `previous`. Every
+ * pattern is compiled with the same table, so patterns in Cyrillic or Greek still match their
+ * own script consistently.
+ *
+ * Leetspeak is not folded here: folding digits would turn every number of a document into
+ * letters (`4.1` into `a.i`) for the scanner to look up. Words that mix letters with leet
+ * digits are found by the structural pass and scanned again, spelled out (`decode.ts`).
  */
 
 /** Leetspeak digits and symbols, by their most common reading in attacks (`1gn0r3`, `@ll`). */
@@ -135,6 +139,6 @@ let table: FoldTable | undefined;
 
 /** The injection fold table, built once. */
 export function injectionFoldTable(): FoldTable {
-  table ??= extendFoldTable({ ...LEET_FOLDS, ...HOMOGLYPH_FOLDS, ...circledLetters() });
+  table ??= extendFoldTable({ ...HOMOGLYPH_FOLDS, ...circledLetters() });
   return table;
 }

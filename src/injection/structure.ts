@@ -18,6 +18,7 @@ const NOT_HEX = 32; // a letter past f / F, or a base64 symbol
 const LATIN = 64;
 const CYRGREEK = 128;
 const SYMBOL = 1 << 12; // + / = - _
+const LEET = 1 << 13; // digits read as letters in leetspeak: 0 1 3 4 5 7
 // Classes of non-word characters, in bits 8-11 ((flags >> 8) & 15).
 const C_SPACE = 1;
 const C_NEWLINE = 2;
@@ -44,7 +45,9 @@ function flags(): Uint16Array {
   }
   for (let c = 0x61; c <= 0x7a; c++) t[c] = W | B64 | LOWER | LATIN | (c > 0x66 ? NOT_HEX : 0);
   for (let c = 0x41; c <= 0x5a; c++) t[c] = W | B64 | UPPER | LATIN | (c > 0x46 ? NOT_HEX : 0);
-  for (let c = 0x30; c <= 0x39; c++) t[c] = W | B64 | DIGIT;
+  for (let c = 0x30; c <= 0x39; c++) {
+    t[c] = W | B64 | DIGIT | ('013457'.includes(String.fromCharCode(c)) ? LEET : 0);
+  }
   for (const c of '+/=-_') t[c.charCodeAt(0)] = B64 | NOT_HEX | SYMBOL;
   const set = (codes: Iterable<number>, cls: number) => {
     for (const c of codes) t[c] = (t[c]! & 0xf0ff) | (cls << 8);
@@ -73,6 +76,7 @@ export const RUN_HEX = 2;
 export const RUN_SPLIT = 3;
 export const RUN_TAGS = 4;
 export const RUN_STYLED = 5;
+export const RUN_LEET = 6;
 
 /** Longest clause before the pass cuts at the next space (phrases never span a cut). */
 const MAX_SENTENCE = 480;
@@ -86,6 +90,8 @@ const MIN_SPLIT_LETTERS = 6;
 const MIN_TAGS = 7;
 /** Fewest styled letters that count as a styled run. */
 const MIN_STYLED = 4;
+/** Characters around a leetspeak word that are spelled out with it (the rest of its phrase). */
+const LEET_CONTEXT = 80;
 /** Most runs recorded per text: enough for any real payload, bounded for hostile input. */
 const MAX_RUNS = 64;
 
@@ -133,6 +139,16 @@ export class TextStructure {
       this.mixedScriptStart = start;
       this.mixedScriptEnd = end;
     }
+  }
+
+  /** Records a leetspeak word with its context, merged into the previous leet run if they meet. */
+  pushLeet(start: number, end: number): void {
+    const last = (this.runCount - 1) * 3;
+    if (this.runCount > 0 && this.runs[last] === RUN_LEET && this.runs[last + 2]! >= start) {
+      this.runs[last + 2] = Math.max(this.runs[last + 2]!, end);
+      return;
+    }
+    this.pushRun(RUN_LEET, start, end);
   }
 
   pushRun(kind: number, start: number, end: number): void {
@@ -217,6 +233,9 @@ export function scanStructure(
       // A word just ended.
       if ((wordFlags & (LATIN | CYRGREEK)) === (LATIN | CYRGREEK))
         into.addMixedScript(wordStart, i);
+      if (wordFlags & LEET && wordFlags & NOT_HEX && isLeetWord(text, wordStart, i)) {
+        into.pushLeet(Math.max(start, wordStart - LEET_CONTEXT), Math.min(end, i + LEET_CONTEXT));
+      }
       if (i - wordStart === 1) {
         if (splitLetters > 0 && wordStart - splitLastEnd <= 3) splitLetters++;
         else {
@@ -302,6 +321,9 @@ export function scanStructure(
   if (wordStart >= 0) {
     if ((wordFlags & (LATIN | CYRGREEK)) === (LATIN | CYRGREEK))
       into.addMixedScript(wordStart, end);
+    if (wordFlags & LEET && wordFlags & NOT_HEX && isLeetWord(text, wordStart, end)) {
+      into.pushLeet(Math.max(start, wordStart - LEET_CONTEXT), end);
+    }
     if (end - wordStart === 1 && splitLetters > 0 && wordStart - splitLastEnd <= 3) {
       splitLetters++;
       splitLastEnd = end;
@@ -312,6 +334,26 @@ export function scanStructure(
   if (styledCount >= MIN_STYLED) into.pushRun(RUN_STYLED, styledStart, styledLastEnd);
   if (sentenceStart < end || into.sentenceCount === 0) into.pushSentence(end);
   return into;
+}
+
+/**
+ * A word written in leetspeak: a leet digit between two letters (`1gn0r3`, `pr3v10us`), at most
+ * 24 characters. Versions and units (`v1`, `ipv4`, `mp3`, `4k`) have their digits at one end;
+ * hex hashes have no letter past f, which the caller checks first.
+ */
+function isLeetWord(text: string, start: number, end: number): boolean {
+  if (end - start > 24) return false;
+  let state = 0; // 1: after a letter, 2: after a letter and a leet digit
+  for (let i = start; i < end; i++) {
+    const f = flags()[text.charCodeAt(i)]!;
+    if (f & (LOWER | UPPER)) {
+      if (state === 2) return true;
+      state = 1;
+    } else if (f & LEET) {
+      if (state === 1) state = 2;
+    } else state = 0;
+  }
+  return false;
 }
 
 function closeEncoded(into: TextStructure, start: number, end: number, runFlags: number): void {

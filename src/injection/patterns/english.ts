@@ -36,7 +36,7 @@ function literal(tokens: readonly string[], weight: number): PatternRow[] {
   return tokens.map((token) => [token, weight, 'literal'] as const);
 }
 
-const NOT = "(do not|don't|dont|never|no longer|not)";
+const NOT = "(do not|don't|dont|never|no longer)";
 
 export const ENGLISH: PatternTable = {
   'override.verb': [
@@ -251,7 +251,7 @@ export const ENGLISH: PatternTable = {
       0.3,
     ],
     ['(not|never) (bound|restricted|constrained|held back) by', 0.35],
-    ['(not|never) limited by what (a|an) (ai|language model|model|chatbot)', 0.5],
+    ['not limited by what', 0.5],
     [
       '(free|freed|liberated|released) from (restrictions|rules|limitations|constraints|guidelines|censorship|filters|policies|your programming|the shackles|the chains|the confines|the typical confines)',
       0.45,
@@ -266,10 +266,7 @@ export const ENGLISH: PatternTable = {
       "(doesn't|does not|won't) (follow|obey|care about) (ethics|morals|any rules|openai policies)",
       0.45,
     ],
-    [
-      "(never|not|won't|will not|cannot|can't|can not|must not|mustn't) (refuse|decline|reject|deny)",
-      0.35,
-    ],
+    ["(never|won't|will not|cannot|can't|must not) (refuse|decline|reject|deny)", 0.35],
     ['(always|must) (answer|comply|respond|provide an answer|obey)', 0.15],
     ['(can|will|could) do anything', 0.3],
     ['anything and everything', 0.2],
@@ -428,15 +425,12 @@ export const ENGLISH: PatternTable = {
       "(ai|assistant|ai assistant|chatbot|llm|language model|agent|ai agent)(:|,) (ignore|disregard|forget|do not|don't|you must|instead|always|never|stop)",
       0.5,
     ],
-    [
-      'if you are (an ai|an llm|an assistant|an ai assistant|an agent|an ai agent|a language model|a large language model|a chatbot|a bot)',
-      0.6,
-    ],
+    ['if you are (an ai|an llm|an assistant|an agent|a language model|a chatbot)', 0.6],
     [
       '(ai|ais|llm|llms|language model|language models|assistant|assistants|model|models|agent|agents|bot|bots) (reading|processing|summarizing|summarising|parsing|analyzing|browsing|scraping) this',
       0.6,
     ],
-    ['(when|while|if) (summarizing|summarising|processing|reading|parsing) this', 0.35],
+    ['(when|while) (summarizing|summarising|processing|reading|parsing) this', 0.35],
     ['(when|if) you (summarize|summarise|read|process) this', 0.35],
     [
       "(your|assistant's|ai's|model's) (response|reply|answer|output|implementation|codebase|solution|algorithm|elucidation)",
