@@ -95,7 +95,9 @@ function evaluate(rows: readonly Row[], source: (row: Row) => InjectionSource) {
 
 function tally(rows: readonly Row[], flags: (row: Row) => boolean) {
   const counts = new BinaryTally();
-  rows.forEach((row, index) => counts.add(index + 1, row.text, row.injection, flags(row)));
+  rows.forEach((row, index) => {
+    counts.add(index + 1, row.text, row.injection, flags(row));
+  });
   return counts.report();
 }
 
