@@ -200,7 +200,7 @@ export const ENGLISH: PatternTable = {
   ],
   persona: [
     [
-      "(you are now|you're now|now you are|you are no longer|you are going to act|you are going to pretend|you are about to immerse yourself)",
+      "(you are now|you're now|now you are|you are no longer|you are going to act|you are going to pretend)",
       0.3,
     ],
     ['from now on(,|) you', 0.3],
@@ -228,7 +228,6 @@ export const ENGLISH: PatternTable = {
     ['without (falling|breaking) out of (character|the role|their role|the figure)', 0.3],
     ["(never|don't|do not|dont) break character", 0.35],
     ['(break|breaking) character', 0.25],
-    ['you will be called', 0.3],
     ["(imagine|pretend) (you are|you're) an (ai|assistant|llm) (with|without|that)", 0.25],
     ["(imagine|pretend) (you are|you're) a (chatbot|language model) (with|without|that)", 0.25],
     [
@@ -326,7 +325,7 @@ export const ENGLISH: PatternTable = {
     ],
     ['(classic|normal) response and (a |)(jailbroken|dan|unfiltered) response', 0.8],
     ['stay (a |)dan', 0.6],
-    ["(you have been|you've been) (freed|liberated|jailbroken)", 0.5],
+    ["(you've been|you have been) jailbroken", 0.5],
   ],
   authority: [
     [
@@ -462,8 +461,6 @@ export const ENGLISH: PatternTable = {
       '(assistant|ai|model|agent) (must|should|is required to|is instructed to) (now|also|always|instead|immediately)',
       0.3,
     ],
-    ['you must now', 0.3],
-    ['you are instructed to', 0.3],
     [
       '(important|urgent|attention|notice|warning)(:|!) (ai|assistant|model|llm|agent|you must|ignore|disregard|do not)',
       0.45,
