@@ -281,7 +281,7 @@ export class Analyzer {
       const group = lex.group[entry.id]!;
       const damped = weight * damp;
       if (group === GROUP_PERSONA) {
-        section.addPersona(entry.label, damped, at);
+        section.addPersona(kind, entry.label, at, span.end, damped);
         evidence.add(kind, entry.label, at, span.end, damped);
       } else this.#emit(kind, entry.label, at, span.end, damped, evidence);
       if (span.obfuscated) this.#obfuscated(at, span.end, options, evidence);
@@ -421,7 +421,7 @@ export class Analyzer {
     evidence: SignalSet,
   ): void {
     if (weight <= 0) return;
-    this.#section.add(label, weight);
+    this.#section.add(kind, label, start, end, weight);
     evidence.add(kind, label, start, end, weight);
   }
 

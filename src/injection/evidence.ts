@@ -1,8 +1,10 @@
 import type { InjectionSignal, SignalKind } from './types.js';
 
 /**
- * Collects signals: across a whole text (the evidence, deduplicated by label, the strongest
- * occurrence kept) and within one section (for the section's score).
+ * Collects signals: across a whole text (the evidence) and within one section (for the section's
+ * score). A signal counts once: one with the same label, or of the same kind over overlapping
+ * words ("ai assistant: ignore" and "assistant: ignore"), is merged into the first, keeping the
+ * higher weight and the wider span.
  */
 
 /** A signal being collected. */
@@ -29,19 +31,10 @@ export class SignalSet {
     this.#list.length = 0;
   }
 
-  /** Adds a signal, or raises the weight of the one with the same label. */
+  /** Adds a signal, or merges it into the one it repeats. */
   add(kind: SignalKind, label: string, start: number, end: number, weight: number): void {
     const list = this.#list;
-    for (const known of list) {
-      if (known.label === label) {
-        if (weight > known.weight) {
-          known.weight = weight;
-          known.start = start;
-          known.end = end;
-        }
-        return;
-      }
-    }
+    if (mergeInto(list, kind, label, start, end, weight)) return;
     if (list.length < MAX_KEPT) {
       list.push({ kind, label, start, end, weight });
       return;
@@ -82,10 +75,8 @@ export const PERSONA_CAP = 0.3;
 
 /** The signals of one section of a text (a chat message is one section). */
 export class Section {
-  readonly #labels: string[] = [];
-  readonly #weights: number[] = [];
-  readonly #personaLabels: string[] = [];
-  readonly #personaWeights: number[] = [];
+  readonly #signals: MutableSignal[] = [];
+  readonly #persona: MutableSignal[] = [];
   /** Where the strongest persona signal was. */
   personaStart = -1;
   #personaBest = 0;
@@ -97,19 +88,17 @@ export class Section {
   readonly #roleHeaderIds: number[] = [];
 
   get empty(): boolean {
-    return this.#labels.length === 0 && this.#personaLabels.length === 0;
+    return this.#signals.length === 0 && this.#persona.length === 0;
   }
 
   /** True when the section has a persona signal. */
   get hasPersona(): boolean {
-    return this.#personaLabels.length > 0;
+    return this.#persona.length > 0;
   }
 
   reset(): void {
-    this.#labels.length = 0;
-    this.#weights.length = 0;
-    this.#personaLabels.length = 0;
-    this.#personaWeights.length = 0;
+    this.#signals.length = 0;
+    this.#persona.length = 0;
     this.personaStart = -1;
     this.#personaBest = 0;
     this.noLimits = 0;
@@ -118,14 +107,18 @@ export class Section {
     this.#roleHeaderIds.length = 0;
   }
 
-  /** Counts a signal once per label (the strongest occurrence). */
-  add(label: string, weight: number): void {
-    addOnce(this.#labels, this.#weights, label, weight);
+  /** Counts a signal once (see the module comment). */
+  add(kind: SignalKind, label: string, start: number, end: number, weight: number): void {
+    if (!mergeInto(this.#signals, kind, label, start, end, weight)) {
+      this.#signals.push({ kind, label, start, end, weight });
+    }
   }
 
   /** Counts a persona signal (capped together at {@link PERSONA_CAP}). */
-  addPersona(label: string, weight: number, start: number): void {
-    addOnce(this.#personaLabels, this.#personaWeights, label, weight);
+  addPersona(kind: SignalKind, label: string, start: number, end: number, weight: number): void {
+    if (!mergeInto(this.#persona, kind, label, start, end, weight)) {
+      this.#persona.push({ kind, label, start, end, weight });
+    }
     if (weight > this.#personaBest) {
       this.#personaBest = weight;
       this.personaStart = start;
@@ -142,24 +135,45 @@ export class Section {
 
   /** The noisy-or of the section's signals. */
   score(): number {
-    const keep = product(this.#weights);
-    const persona = Math.min(PERSONA_CAP, 1 - product(this.#personaWeights));
+    const keep = product(this.#signals);
+    const persona = Math.min(PERSONA_CAP, 1 - product(this.#persona));
     return 1 - keep * (1 - persona);
   }
 }
 
-function addOnce(labels: string[], weights: number[], label: string, weight: number): void {
-  const at = labels.indexOf(label);
-  if (at < 0) {
-    labels.push(label);
-    weights.push(weight);
-  } else if (weight > weights[at]!) weights[at] = weight;
+/**
+ * Merges a signal into the one of `list` it repeats (same label, or same kind over overlapping
+ * words); returns false when it repeats none.
+ */
+function mergeInto(
+  list: MutableSignal[],
+  kind: SignalKind,
+  label: string,
+  start: number,
+  end: number,
+  weight: number,
+): boolean {
+  for (const known of list) {
+    const overlaps = known.kind === kind && start < known.end && known.start < end;
+    if (known.label !== label && !overlaps) continue;
+    if (known.label !== label && end - start > known.end - known.start) known.label = label;
+    if (overlaps) {
+      known.start = Math.min(known.start, start);
+      known.end = Math.max(known.end, end);
+    } else if (weight > known.weight) {
+      known.start = start;
+      known.end = end;
+    }
+    known.weight = Math.max(known.weight, weight);
+    return true;
+  }
+  return false;
 }
 
 /** The product of (1 − weight), each weight capped at 0.99 so one signal never decides alone. */
-function product(weights: readonly number[]): number {
+function product(signals: readonly MutableSignal[]): number {
   let keep = 1;
-  for (const weight of weights) keep *= 1 - Math.min(weight, 0.99);
+  for (const signal of signals) keep *= 1 - Math.min(signal.weight, 0.99);
   return keep;
 }
 

@@ -435,10 +435,10 @@ export const ENGLISH: PatternTable = {
       "(your|assistant's|ai's|model's) (response|reply|answer|output|implementation|codebase|solution|algorithm|elucidation)",
       0.3,
     ],
-    ['in your (response|reply|answer|code)', 0.4],
+    ['in your (response|reply|answer|code)', 0.5],
     [
       '(into|within) your (response|reply|answer|output|summary|code|implementation|solution|elucidation|codebase|explanation|algorithm)',
-      0.4,
+      0.5,
     ],
     ["(do not|don't|never) (tell|inform|alert|notify|warn) the user", 0.6],
     ["(do not|don't|never) mention (this|it) to the user", 0.6],
@@ -454,7 +454,7 @@ export const ENGLISH: PatternTable = {
     ],
     [
       '(translate|convert|encode|write|rewrite|format|modify|change|alter|enhance) your (response|reply|answer|output|message|summary)',
-      0.4,
+      0.5,
     ],
     ['(following|subsequent|below) code (snippet|block|section|excerpt)', 0.3],
     [
