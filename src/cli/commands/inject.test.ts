@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
+import { captureOutput } from '../capture.test-helpers.js';
 import { runCli } from '../program.js';
 
+/** Runs the CLI, returning its exit code and what it wrote. */
 const run = async (...args: string[]) => {
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const io = captureOutput();
   const code = await runCli(['node', 'triage', ...args]);
-  const text = (spy: typeof out) => spy.mock.calls.map((call) => String(call[0])).join('');
-  const result = { code, stdout: text(out), stderr: text(err) };
+  const result = { code, stdout: io.out(), stderr: io.err() };
   vi.restoreAllMocks();
   return result;
 };
