@@ -11,3 +11,4 @@ export * from './injection/index.js';
 export * from './llm/index.js';
 export * from './pipeline/index.js';
 export * from './text/index.js';
+export * from './tier/index.js';

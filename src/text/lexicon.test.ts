@@ -33,6 +33,22 @@ describe('Lexicon matching', () => {
     expect(labels('whatis', 'simple')).toEqual([]);
   });
 
+  it('matches many phrases that share a first word, each where it occurs', () => {
+    const shared = compileLexicon({
+      ref: ['the docs', 'the api', 'the file', 'the code below', 'step 1', 'step 2', 'the'],
+    });
+    const found = (text: string) => shared.scan(text).labels(0);
+    expect(found('read the docs, then the API and the code below')).toEqual([
+      'the',
+      'the docs',
+      'the api',
+      'the code below',
+    ]);
+    expect(found('the-docs and the\n\tfile')).toEqual(['the', 'the docs', 'the file']);
+    expect(found('the, docs; step 12; step 2')).toEqual(['the', 'step 2']);
+    expect(found('theme docs')).toEqual([]);
+  });
+
   it('matches entries with symbols and apostrophes', () => {
     expect(labels('in C++ and Node.js, wrap it in ```', 'code')).toEqual(['c++', 'node.js', '```']);
     expect(labels('What’s up?', 'code')).toEqual(["what's up"]);
@@ -155,6 +171,7 @@ describe('text statistics from the same pass', () => {
     expect(stats).toMatchObject({ questionMarks: 2, lines: 6, numberedLines: 2, bulletLines: 2 });
     // Why How 1 first 2 second a bullet another 3 14 is pi
     expect(stats.words).toBe(13);
+    expect(stats.numbers).toBe(4);
   });
 
   it('counts characters of unspaced scripts and non-ASCII letters', () => {

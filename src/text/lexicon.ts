@@ -7,6 +7,7 @@ import {
   WORD as WORD_CLASS,
 } from './chars.js';
 import { emptyStats, type TextStats } from './stats.js';
+import { CANDIDATE, type WasmScanner, wasmScanner } from './wasm-scanner.js';
 
 /**
  * A keyword lexicon compiled once and matched in one pass over a text.
@@ -52,6 +53,13 @@ export interface LexiconEntry {
 export interface LexiconOptions {
   /** The fold table (see `extendFoldTable`); defaults to the shared table. */
   readonly fold?: FoldTable;
+  /**
+   * `auto` (default) scans texts of 32 UTF-16 units or more with the WebAssembly scanner where
+   * WebAssembly is available (below that, its fixed cost is more than it saves), and the rest in
+   * JS; `js` always scans in JS; `wasm` uses WebAssembly whatever the length, where available
+   * (for tests). All find exactly the same entries and statistics.
+   */
+  readonly scanner?: 'auto' | 'js' | 'wasm';
 }
 
 // Module-local copies of the class constants: some loaders (tsx, vitest) turn imported bindings
@@ -60,11 +68,20 @@ const OTHER: number = OTHER_CLASS;
 const WORD: number = WORD_CLASS;
 const SPACE: number = SPACE_CLASS;
 const UNBOUNDED: number = UNBOUNDED_CLASS;
+const EXACT_CANDIDATE: number = CANDIDATE.exact;
+const PAIR_CANDIDATE: number = CANDIDATE.pair;
+const PREFIX_CANDIDATE: number = CANDIDATE.prefix;
+const ANYWHERE_CANDIDATE: number = CANDIDATE.anywhere;
+const NUMBERED_CANDIDATE: number = CANDIDATE.numbered;
+const BULLET_CANDIDATE: number = CANDIDATE.bullet;
 
 // Pattern units: folded code units, and this marker for "one or more spaces or hyphens".
 const SEP = -1;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
+/** Bits of the filter of prefix entries' first three letters (a word whose first three letters
+ * are not in it cannot match a prefix entry of three or more letters). */
+const PREFIX_FILTER_BITS = 1 << 13;
 
 interface Pattern {
   readonly units: Int32Array;
@@ -115,7 +132,12 @@ export class Lexicon {
   readonly #patterns: Pattern[] = [];
   // Word-start patterns, by the hash of their first word (exact) or of their prefix (`word*`).
   readonly #exact: WordTable;
+  /** Phrases whose first two words are whole words, by the pair of their hashes. */
+  readonly #bigram: WordTable;
   readonly #prefix: WordTable;
+  /** Bit sets of the hashes of the first two (three) letters of prefix entries of ≥ 2 (3). */
+  readonly #prefixFilter2: Uint8Array;
+  readonly #prefixFilter: Uint8Array;
   /** Bit n set when some prefix pattern is n letters long (n < 32). */
   readonly #prefixLengths: number;
   // Patterns checked at every position whose folded unit has an entry here (CJK, symbols, `*x`).
@@ -128,17 +150,39 @@ export class Lexicon {
   readonly #occurrences: Int32Array;
   readonly #firstIndex: Int32Array;
   #generation = 0;
+  /** The WebAssembly scanner and this lexicon's blocks in it (prepared on first use). */
+  /** Shortest text scanned with WebAssembly (0: always, Infinity: never). */
+  readonly #wasmFrom: number;
+  #wasm: { scanner: WasmScanner; lex: number; info: number } | undefined;
+  // The scan in progress, for the candidate callback (a scan is synchronous).
+  #text = '';
+  #start = 0;
+  #end = 0;
+  #result: LexiconScan | undefined;
+  #numbered = 0;
+  #bullets = 0;
+  readonly #verify = (candidates: Int32Array, count: number): void => {
+    for (let k = 0; k < count; k++) {
+      const word = candidates[2 * k]!;
+      this.#candidate(word & 7, word >>> 3, candidates[2 * k + 1]!);
+    }
+  };
 
   constructor(spec: LexiconSpec, options: LexiconOptions = {}) {
     const { classOf, fold } = charTables();
     this.#fold = options.fold ?? fold;
     this.#classOf = classOf;
+    this.#wasmFrom =
+      options.scanner === 'js' ? Number.POSITIVE_INFINITY : options.scanner === 'wasm' ? 0 : 32;
     this.categories = Object.keys(spec);
     this.#categoryIndex = new Map(this.categories.map((name, index) => [name, index]));
     const entries: LexiconEntry[] = [];
     const byKey = new Map<string, number>();
     const exact = new Map<number, number[]>();
+    const bigram = new Map<number, number[]>();
     const prefix = new Map<number, number[]>();
+    const prefixFilter = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
+    const prefixFilter2 = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
     const anywhere = new Map<number, number[]>();
     let prefixLengths = 0;
     let hasAnywhereWordStarts = false;
@@ -181,10 +225,22 @@ export class Lexicon {
           let wordLength = 0;
           while (wordLength < units.length && classes[wordLength] === WORD) wordLength++;
           const hash = hashUnits(units, wordLength);
+          const second = secondWord(units, classes, wordLength, rightOpen);
           if (wordLength === units.length && rightOpen) {
             if (wordLength >= 32) throw new RangeError(`prefix entry too long: ${phrase}`);
             prefixLengths |= 1 << wordLength;
             push(prefix, hash, id);
+            for (const [letters, filter] of [
+              [2, prefixFilter2],
+              [3, prefixFilter],
+            ] as const) {
+              if (wordLength < letters) continue;
+              const head = hashUnits(units, letters) & (PREFIX_FILTER_BITS - 1);
+              filter[head >>> 3]! |= 1 << (head & 7);
+            }
+          } else if (second !== undefined) {
+            const [from, to] = second;
+            push(bigram, pairHash(hash, hashUnits(units.subarray(from), to - from)), id);
           } else {
             push(exact, hash, id);
           }
@@ -196,7 +252,10 @@ export class Lexicon {
     }
     this.entries = entries;
     this.#exact = new WordTable(exact);
+    this.#bigram = new WordTable(bigram);
     this.#prefix = new WordTable(prefix);
+    this.#prefixFilter = prefixFilter;
+    this.#prefixFilter2 = prefixFilter2;
     this.#prefixLengths = prefixLengths;
     this.#hasAnywhereWordStarts = hasAnywhereWordStarts;
     this.#anywhereHead = new Int32Array(0x10000).fill(-1);
@@ -239,17 +298,35 @@ export class Lexicon {
     const exactCounts = exact.counts;
     const exactHashes = exact.hashes;
     const exactMask = exact.mask;
+    const bigram = this.#bigram;
+    const bigramCounts = bigram.counts;
+    const bigramHashes = bigram.hashes;
+    const bigramMask = bigram.mask;
+    const prefixFilter = this.#prefixFilter;
+    const prefixFilter2 = this.#prefixFilter2;
     this.#generation = (this.#generation + 1) | 0;
     if (this.#generation === 0) {
       this.#stamp.fill(0);
       this.#generation = 1;
     }
+    const wasm = end - start >= this.#wasmFrom ? this.#wasmOf() : undefined;
+    if (wasm) {
+      this.#scanWasm(wasm, text, start, end, result);
+      return result;
+    }
 
     let wordStart = -1;
     let hash = FNV_OFFSET;
     let letters = 0;
+    // Letters of the current word still checked against prefix entries (0: none can match).
+    let prefixLimit = 0;
+    // The previous word, while only separators (spaces, hyphens) follow it: the first word of a
+    // two-word phrase ending at the current word.
+    let previousStart = -1;
+    let previousHash = 0;
     let lineStart = true;
     let words = 0;
+    let numbers = 0;
     let unbounded = 0;
     let nonAsciiWord = 0;
     let lines = end > start ? 1 : 0;
@@ -267,24 +344,45 @@ export class Lexicon {
           wordStart = i;
           hash = FNV_OFFSET;
           letters = 0;
+          prefixLimit = prefixLengths === 0 ? 0 : 32;
           words++;
-          if (lineStart) {
-            lineStart = false;
-            if (code >= 0x30 && code <= 0x39 && isNumberedItem(text, i, end)) numbered++;
+          if (code >= 0x30 && code <= 0x39) {
+            numbers++;
+            if (lineStart && isNumberedItem(text, i, end)) numbered++;
           }
+          lineStart = false;
         }
         if (code > 0x7f) nonAsciiWord++;
         hash = Math.imul(hash ^ f, FNV_PRIME);
         letters++;
-        if (letters < 32 && (prefixLengths >>> letters) & 1) {
-          this.#probe(this.#prefix, hash, text, wordStart, end, result);
+        if (letters < prefixLimit) {
+          if (letters === 2 || letters === 3) {
+            const filter = letters === 2 ? prefixFilter2 : prefixFilter;
+            const head = hash & (PREFIX_FILTER_BITS - 1);
+            if ((filter[head >>> 3]! & (1 << (head & 7))) === 0) prefixLimit = letters;
+          }
+          if ((prefixLengths >>> letters) & 1) {
+            this.#probe(this.#prefix, hash, text, wordStart, end, result);
+          }
         }
         if (hasAnywhereWordStarts && anywhereHead[f]! >= 0)
           this.#tryAnywhere(f, text, i, start, end, result);
         continue;
       }
       if (wordStart >= 0) {
-        // The lookup of the word that just ended, inlined for the common miss: one empty slot.
+        // The lookups of the word that just ended, inlined for the common miss: one empty slot.
+        // A two-word phrase starts before a one-word entry here, so it is looked up first.
+        if (previousStart >= 0) {
+          const pair = pairHash(previousHash, hash);
+          let slot = pair & bigramMask;
+          while (bigramCounts[slot] !== 0) {
+            if (bigramHashes[slot] === pair) {
+              this.#checkSlot(bigram, slot, text, previousStart, end, result);
+              break;
+            }
+            slot = (slot + 1) & bigramMask;
+          }
+        }
         let slot = hash & exactMask;
         while (exactCounts[slot] !== 0) {
           if (exactHashes[slot] === hash) {
@@ -293,8 +391,11 @@ export class Lexicon {
           }
           slot = (slot + 1) & exactMask;
         }
+        previousStart = wordStart;
+        previousHash = hash;
         wordStart = -1;
       }
+      if (previousStart >= 0 && cls !== SPACE && f !== 0x2d) previousStart = -1;
       if (cls === UNBOUNDED) {
         unbounded++;
         lineStart = false;
@@ -316,10 +417,16 @@ export class Lexicon {
       }
       if (hasAnywhere && anywhereHead[f]! >= 0) this.#tryAnywhere(f, text, i, start, end, result);
     }
-    if (wordStart >= 0) this.#probe(exact, hash, text, wordStart, end, result);
+    if (wordStart >= 0) {
+      if (previousStart >= 0) {
+        this.#probe(bigram, pairHash(previousHash, hash), text, previousStart, end, result);
+      }
+      this.#probe(exact, hash, text, wordStart, end, result);
+    }
 
     stats.chars = end - start;
     stats.words = words;
+    stats.numbers = numbers;
     stats.unboundedChars = unbounded;
     stats.nonAsciiWordChars = nonAsciiWord;
     stats.lines = lines;
@@ -328,6 +435,87 @@ export class Lexicon {
     stats.bulletLines = bullets;
     result.collect(this.#stamp, this.#generation, this.#occurrences, this.#firstIndex);
     return result;
+  }
+
+  /** The WebAssembly scanner with this lexicon's tables in it, or `undefined` (scan in JS). */
+  #wasmOf(): { scanner: WasmScanner; lex: number; info: number } | undefined {
+    if (this.#wasm) return this.#wasm;
+    const scanner = wasmScanner();
+    if (!scanner) return undefined;
+    const anywhere: number[] = [];
+    for (let unit = 0; unit < 0x10000; unit++)
+      if (this.#anywhereHead[unit]! >= 0) anywhere.push(unit);
+    const { lex, info } = scanner.prepare(this, this.#fold, this.#classOf, {
+      exact: this.#exact,
+      pair: this.#bigram,
+      prefix: this.#prefix,
+      prefixLengths: this.#prefixLengths,
+      prefixFilter: this.#prefixFilter,
+      prefixFilter2: this.#prefixFilter2,
+      anywhereUnits: anywhere,
+      hasAnywhere: this.#anywhereList.length > 0,
+      hasAnywhereWordStarts: this.#hasAnywhereWordStarts,
+    });
+    this.#wasm = { scanner, lex, info };
+    return this.#wasm;
+  }
+
+  #scanWasm(
+    wasm: { scanner: WasmScanner; lex: number; info: number },
+    text: string,
+    start: number,
+    end: number,
+    result: LexiconScan,
+  ): void {
+    this.#text = text;
+    this.#start = start;
+    this.#end = end;
+    this.#result = result;
+    this.#numbered = 0;
+    this.#bullets = 0;
+    const counted = wasm.scanner.scan(text, start, end, wasm.lex, wasm.info, this.#verify);
+    const stats = result.stats;
+    stats.chars = end - start;
+    stats.words = counted.words;
+    stats.numbers = counted.numbers;
+    stats.unboundedChars = counted.unbounded;
+    stats.nonAsciiWordChars = counted.nonAscii;
+    stats.lines = end > start ? counted.lines + 1 : 0;
+    stats.questionMarks = counted.questions;
+    stats.numberedLines = this.#numbered;
+    stats.bulletLines = this.#bullets;
+    this.#text = '';
+    this.#result = undefined;
+    result.collect(this.#stamp, this.#generation, this.#occurrences, this.#firstIndex);
+  }
+
+  /** Verifies one candidate of the WebAssembly scanner, as the JS loop does at that point. */
+  #candidate(kind: number, slot: number, at: number): void {
+    const text = this.#text;
+    const end = this.#end;
+    const result = this.#result!;
+    switch (kind) {
+      case EXACT_CANDIDATE:
+        this.#checkSlot(this.#exact, slot, text, at, end, result);
+        break;
+      case PAIR_CANDIDATE:
+        this.#checkSlot(this.#bigram, slot, text, at, end, result);
+        break;
+      case PREFIX_CANDIDATE:
+        this.#checkSlot(this.#prefix, slot, text, at, end, result);
+        break;
+      case ANYWHERE_CANDIDATE:
+        this.#tryAnywhere(this.#fold[text.charCodeAt(at)]!, text, at, this.#start, end, result);
+        break;
+      case NUMBERED_CANDIDATE:
+        if (isNumberedItem(text, at, end)) this.#numbered++;
+        break;
+      case BULLET_CANDIDATE:
+        if (at + 1 < end && this.#classOf[this.#fold[text.charCodeAt(at + 1)]!] === SPACE) {
+          this.#bullets++;
+        }
+        break;
+    }
   }
 
   /** Looks `hash` up in `table` and checks each candidate pattern at `at`. */
@@ -398,9 +586,12 @@ export class Lexicon {
     let j = at;
     for (let u = 0; u < units.length; u++) {
       const want = units[u]!;
-      while (j < end && fold[text.charCodeAt(j)] === 0) j++;
-      if (j >= end) return -1;
-      const f = fold[text.charCodeAt(j)]!;
+      let f = j < end ? fold[text.charCodeAt(j)]! : 0;
+      while (f === 0) {
+        // Looked-through characters (zero-width, combining marks) between units.
+        if (++j >= end) return -1;
+        f = fold[text.charCodeAt(j)]!;
+      }
       if (want === SEP) {
         if (!isSeparator(f, classOf)) return -1;
         j++;
@@ -437,7 +628,9 @@ export class Lexicon {
 
   #record(patternId: number, at: number, result: LexiconScan): void {
     const generation = this.#generation;
-    for (const entry of this.#patterns[patternId]!.entries) {
+    const entries = this.#patterns[patternId]!.entries;
+    for (let k = 0; k < entries.length; k++) {
+      const entry = entries[k]!;
       if (this.#stamp[entry] !== generation) {
         this.#stamp[entry] = generation;
         this.#occurrences[entry] = 1;
@@ -619,6 +812,31 @@ function hashUnits(units: Int32Array, length: number): number {
   let hash = FNV_OFFSET;
   for (let i = 0; i < length; i++) hash = Math.imul(hash ^ units[i]!, FNV_PRIME);
   return hash;
+}
+
+/** The key of a pair of consecutive words. */
+function pairHash(first: number, second: number): number {
+  return Math.imul(first ^ (second >>> 16), 0x2c1b3c6d) ^ second;
+}
+
+/**
+ * Where the second word of a phrase is, when the phrase starts with two whole words separated by
+ * a separator (`the docs`, `prove that`, `step 1`): such phrases are looked up by both words,
+ * since their first words (`the`, `what`) start many phrases. `undefined` otherwise.
+ */
+function secondWord(
+  units: Int32Array,
+  classes: readonly number[],
+  firstLength: number,
+  rightOpen: boolean,
+): [number, number] | undefined {
+  if (units[firstLength] !== SEP) return undefined;
+  const from = firstLength + 1;
+  let to = from;
+  while (to < units.length && classes[to] === WORD) to++;
+  if (to === from) return undefined;
+  if (to === units.length) return rightOpen ? undefined : [from, to];
+  return units[to] === SEP ? [from, to] : undefined;
 }
 
 function push(map: Map<number, number[]>, key: number, id: number): void {

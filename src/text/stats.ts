@@ -7,6 +7,8 @@ export interface TextStats {
   chars: number;
   /** Runs of word characters in scripts that separate words with spaces. */
   words: number;
+  /** Words that start with an ASCII digit (`42`, `3.14` counts twice, `2x`). */
+  numbers: number;
   /** Characters of scripts written without spaces (Han, kana, Thai, …). */
   unboundedChars: number;
   /** Word characters outside ASCII (Cyrillic, Arabic, accented Latin, Hangul, …). */
@@ -26,6 +28,7 @@ export function emptyStats(): TextStats {
   return {
     chars: 0,
     words: 0,
+    numbers: 0,
     unboundedChars: 0,
     nonAsciiWordChars: 0,
     lines: 0,

@@ -3,6 +3,7 @@ import { registerCapabilitiesEval } from './capabilities-eval.js';
 import { registerContextEval } from './context.js';
 import type { RegisterCommand } from './index.js';
 import { registerInjectionEval } from './inject.js';
+import { registerTierEval } from './tier.js';
 
 /**
  * The kinds of `triage eval <kind> FILE.jsonl`. Each subsystem that can be evaluated adds the
@@ -12,6 +13,7 @@ export const EVAL_KINDS: readonly RegisterCommand[] = [
   registerContextEval,
   registerCapabilitiesEval,
   registerInjectionEval,
+  registerTierEval,
 ];
 
 /** Registers `triage eval` and its kinds. */

@@ -6,6 +6,7 @@ import { registerGuidance } from './guidance.js';
 import { registerInject } from './inject.js';
 import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
+import { registerTier } from './tier.js';
 
 /** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
 export type RegisterCommand = (program: Command) => void;
@@ -19,4 +20,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerGuidance,
   registerPipeline,
   registerInject,
+  registerTier,
 ];

@@ -1,0 +1,77 @@
+// @ts-expect-error: the peer ships TypeScript sources, which tsx runs and tsc refuses to import.
+import { classify as peerClassify } from 'claw-llm-router/classifier.ts';
+import { createTierRouter } from '../src/tier/index.js';
+import type { BenchCase } from './harness.js';
+
+/**
+ * The tier router's local decision (prompt extraction, one lexicon scan, fifteen dimensions,
+ * overrides, confidence, signals) against claw-llm-router's exported `classify`, the router the
+ * tier design comes from, on the same prompts in the same run.
+ *
+ * `tier.huge` is a ~105k-token prompt: past the huge-context override's 100k tokens, which the
+ * router proves from the length alone (every UTF-16 unit is at least a quarter token) and decides
+ * without a scan. `tier.huge.scan` turns that shortcut off, to show the cost of scanning all of
+ * it; `tier.long.chat` is the long prompt inside an OpenAI request with a system prompt.
+ */
+const router = createTierRouter();
+const fullScan = createTierRouter({ overrides: { hugeContext: { skipScan: false } } });
+
+const SHORT = 'Write a Python function that checks whether a number is prime, with a docstring.'; // ~20 tokens
+const PARAGRAPHS = [
+  'Our payment service runs on Kubernetes behind an API gateway. Each request reads the customer ' +
+    'profile from PostgreSQL, checks a Redis cache, calls the fraud service over gRPC and writes an ' +
+    'audit event to Kafka. During last week’s incident the p99 latency rose from 80 ms to 4 seconds.',
+  'First, explain which metrics you would look at to find the bottleneck, then propose a redesign ' +
+    'of the caching layer with a budget of at most two extra nodes. Do not change the public API, ' +
+    'avoid downtime, and keep the audit trail complete.',
+  '```ts\nexport async function charge(customer: Customer, amount: number): Promise<Receipt> {\n' +
+    '  const profile = await cache.get(customer.id) ?? await db.profiles.find(customer.id);\n' +
+    '  const verdict = await fraud.check({ profile, amount });\n  return ledger.write(verdict);\n}\n```',
+  'Finally, write a short summary table (in Markdown) of the trade-offs between write-through and ' +
+    'write-behind caching for this workload, and say which one you would deploy and why.',
+];
+const text = (chars: number) => {
+  let out = '';
+  for (let i = 0; out.length < chars; i++) out += `${PARAGRAPHS[i % PARAGRAPHS.length]}\n\n`;
+  return out.slice(0, chars);
+};
+const LONG = text(8_000); // ~2,000 tokens
+const HUGE = text(420_000); // ~105,000 tokens
+const LONG_CHAT = {
+  model: 'triage/auto',
+  messages: [
+    { role: 'system', content: 'You are a senior engineer. Think step by step. Answer in JSON.' },
+    { role: 'user', content: LONG },
+  ],
+};
+
+export const benches: BenchCase[] = [
+  {
+    name: 'tier.short',
+    description: `~20-token prompt (${SHORT.length} chars)`,
+    fn: () => router.classify(SHORT),
+    peer: { name: 'claw-llm-router', fn: () => peerClassify(SHORT) },
+  },
+  {
+    name: 'tier.long',
+    description: `~2,000-token prompt (${LONG.length} chars)`,
+    fn: () => router.classify(LONG),
+    peer: { name: 'claw-llm-router', fn: () => peerClassify(LONG) },
+  },
+  {
+    name: 'tier.huge',
+    description: `~105,000-token prompt (${HUGE.length} chars), decided by the override`,
+    fn: () => router.classify(HUGE),
+    peer: { name: 'claw-llm-router', fn: () => peerClassify(HUGE) },
+  },
+  {
+    name: 'tier.huge.scan',
+    description: '~105,000-token prompt, scanned in full (skipScan off)',
+    fn: () => fullScan.classify(HUGE),
+  },
+  {
+    name: 'tier.long.chat',
+    description: 'the ~2,000-token prompt in a chat request with a system prompt',
+    fn: () => router.classify(LONG_CHAT),
+  },
+];

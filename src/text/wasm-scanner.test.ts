@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import wabtInit from 'wabt';
+import { compileLexicon, type LexiconSpec } from './lexicon.js';
+import { SCAN_WASM_BASE64 } from './scan-wasm.js';
+import { CHUNK_UNITS, wasmScanner } from './wasm-scanner.js';
+
+// The WebAssembly scanner must find exactly what the JS scanner finds: the same entries, counts,
+// first positions, and statistics, on any text, including across chunk boundaries and past the
+// candidate buffer.
+const SPEC: LexiconSpec = {
+  words: ['prove', 'theorem', 'the', 'api', 'c++', 'node.js', "what's", 'x', 'step-by-step'],
+  phrases: ['the docs', 'the api', 'step 1', 'what is', 'capital of', 'think step by step'],
+  stems: ['optimi*', 'докаж*', '코드*', 'ab*', 'a*'],
+  anywhere: ['证明', '```', '=>', '=', '関数', '*tektur'],
+};
+const both = (spec: LexiconSpec) =>
+  [compileLexicon(spec), compileLexicon(spec, { scanner: 'js' })] as const;
+const snapshot = (lexicon: ReturnType<typeof compileLexicon>, text: string) => {
+  const scan = lexicon.scan(text);
+  return {
+    hits: scan.hits().map((hit) => [hit.entry.id, hit.occurrences, hit.index]),
+    stats: { ...scan.stats },
+  };
+};
+const PIECES = [
+  'prove the theorem',
+  'the docs and the\n api',
+  '1. step 1\n2) step-by-step\n- bullet\n* star\n• dot',
+  "what's what is the capital of",
+  '证明関数```=> a = b',
+  'optimise OPTIMIZATION докажите 코드를',
+  'x x-x c++ node.js ab abc a',
+  'Architektur softwarearchitektur',
+  '\u200bpro\u00adve',
+  '   \t\n\n?? ？',
+  '😀\ud800\udc00\udfff',
+];
+
+describe('the WebAssembly scanner', () => {
+  it('is available here, and used for texts of 32 units or more by default', () => {
+    expect(wasmScanner()).toBeDefined();
+    const lexicon = compileLexicon(SPEC);
+    const text = 'prove the theorem '.repeat(10);
+    expect(lexicon.scan(text).hits()).toEqual(
+      compileLexicon(SPEC, { scanner: 'js' }).scan(text).hits(),
+    );
+  });
+
+  it('finds exactly what the JS scanner finds, on any text', () => {
+    const [wasm, js] = both(SPEC);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: 'binary', maxLength: 40 })),
+          {
+            maxLength: 12,
+          },
+        ),
+        (parts) => {
+          const text = parts.join(' ');
+          expect(snapshot(wasm, text)).toEqual(snapshot(js, text));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('agrees across chunk boundaries and when candidates overflow one call', () => {
+    const [wasm, js] = both(SPEC);
+    const long = PIECES.join(' ').repeat(Math.ceil((CHUNK_UNITS * 2.5) / PIECES.join(' ').length));
+    expect(snapshot(wasm, long)).toEqual(snapshot(js, long));
+    const dense = 'x '.repeat(20_000); // one candidate per word: more than a call's room
+    expect(snapshot(wasm, dense)).toEqual(snapshot(js, dense));
+    // A word cut by the chunk boundary.
+    const cut = `${'y'.repeat(CHUNK_UNITS - 3)} prove theorem`;
+    expect(snapshot(wasm, cut).hits).toHaveLength(2);
+  });
+
+  it('agrees on ranges of a text', () => {
+    const [wasm, js] = both(SPEC);
+    const text = 'the docs, prove the theorem; step 1';
+    const a = wasm.scan(text, undefined, 4, 20);
+    const b = js.scan(text, undefined, 4, 20);
+    expect(a.hits()).toEqual(b.hits());
+    expect(a.stats).toEqual(b.stats);
+  });
+
+  it('is built from scan.wat (run `node scripts/build-wasm.mjs` after editing it)', async () => {
+    const wabt = await wabtInit();
+    const wat = readFileSync(new URL('./scan.wat', import.meta.url), 'utf8');
+    const module = wabt.parseWat('scan.wat', wat);
+    const { buffer } = module.toBinary({ write_debug_names: false });
+    module.destroy();
+    expect(Buffer.from(buffer).toString('base64')).toBe(SCAN_WASM_BASE64);
+  });
+});

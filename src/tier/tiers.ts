@@ -1,0 +1,20 @@
+/** The model tiers, cheapest first (document 000). */
+export const TIERS = ['SIMPLE', 'MEDIUM', 'COMPLEX', 'REASONING'] as const;
+
+/** A model tier. */
+export type Tier = (typeof TIERS)[number];
+
+/** Whether `value` is a tier name (exact, upper case). */
+export function isTier(value: unknown): value is Tier {
+  return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
+}
+
+/** The rank of a tier: 0 for SIMPLE up to 3 for REASONING. */
+export function tierRank(tier: Tier): number {
+  return TIERS.indexOf(tier);
+}
+
+/** The higher of two tiers. */
+export function maxTier(a: Tier, b: Tier): Tier {
+  return tierRank(a) >= tierRank(b) ? a : b;
+}
