@@ -16,7 +16,10 @@ export function buildProgram(): Command {
     )
     .version(pkg.version)
     .showHelpAfterError()
-    .configureHelp({ sortSubcommands: true });
+    .configureHelp({ sortSubcommands: true })
+    // Before the subcommands are added: they copy this setting when they are created, so a
+    // usage error in a subcommand also ends in `runCli`'s exit code 2 instead of process.exit.
+    .exitOverride();
   for (const register of COMMANDS) register(program);
   return program;
 }
@@ -26,7 +29,7 @@ export function buildProgram(): Command {
  * and exit with code 2; anything else exits with 1. Never prints a stack trace for a user error.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const program = buildProgram().exitOverride();
+  const program = buildProgram();
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

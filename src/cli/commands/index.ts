@@ -3,6 +3,7 @@ import { registerCapabilities } from './capabilities.js';
 import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
 import { registerGuidance } from './guidance.js';
+import { registerInject } from './inject.js';
 import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
 import { registerTier } from './tier.js';
@@ -18,5 +19,6 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerCapabilities,
   registerGuidance,
   registerPipeline,
+  registerInject,
   registerTier,
 ];
