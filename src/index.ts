@@ -7,6 +7,7 @@ export * from './context/index.js';
 export * from './core/index.js';
 export * from './eval/index.js';
 export * from './guidance/index.js';
+export * from './injection/index.js';
 export * from './llm/index.js';
 export * from './pipeline/index.js';
 export * from './server/index.js';

@@ -17,8 +17,8 @@ export function buildProgram(): Command {
     .version(pkg.version)
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: true })
-    // Before the subcommands are added: they inherit it, so that their usage errors reach
-    // runCli (exit code 2) instead of ending the process with commander's code 1.
+    // Before the subcommands are added: they copy this setting when they are created, so a
+    // usage error in a subcommand also ends in `runCli`'s exit code 2 instead of process.exit.
     .exitOverride();
   for (const register of COMMANDS) register(program);
   return program;

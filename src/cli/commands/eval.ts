@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerCapabilitiesEval } from './capabilities-eval.js';
 import { registerContextEval } from './context.js';
 import type { RegisterCommand } from './index.js';
+import { registerInjectionEval } from './inject.js';
 import { registerTierEval } from './tier.js';
 
 /**
@@ -11,6 +12,7 @@ import { registerTierEval } from './tier.js';
 export const EVAL_KINDS: readonly RegisterCommand[] = [
   registerContextEval,
   registerCapabilitiesEval,
+  registerInjectionEval,
   registerTierEval,
 ];
 

@@ -4,6 +4,7 @@ import { registerCapabilities } from './capabilities.js';
 import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
 import { registerGuidance } from './guidance.js';
+import { registerInject } from './inject.js';
 import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
 import { registerServe } from './serve.js';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerCapabilities,
   registerGuidance,
   registerPipeline,
+  registerInject,
   registerTier,
   registerBench,
   registerServe,

@@ -1,0 +1,195 @@
+import {
+  charTables,
+  compileLexicon,
+  expandAlternatives,
+  type Lexicon,
+  type LexiconEntryInput,
+  SPACE,
+} from '../text/index.js';
+import {
+  CATEGORIES,
+  type CategoryInfo,
+  type CategoryName,
+  type CategoryRole,
+  type PairName,
+  type PatternRow,
+} from './categories.js';
+import type { CustomPattern } from './config.js';
+import { injectionFoldTable } from './fold.js';
+import { builtInRows } from './patterns/index.js';
+import { INJECTION_SOURCES, type SignalKind } from './types.js';
+
+/** Numeric roles, for the per-hit switch of the analyzer. */
+export const ROLE_STANDALONE = 0;
+export const ROLE_LINE_START = 1;
+export const ROLE_VERB = 2;
+export const ROLE_TARGET = 3;
+export const ROLE_MODIFIER = 4;
+export const ROLE_SELF_QUESTION = 5;
+export const ROLE_META = 6;
+export const ROLE_NOUN = 7;
+export const ROLE_SCOPE = 8;
+
+const ROLE_CODES: Record<CategoryRole, number> = {
+  standalone: ROLE_STANDALONE,
+  line_start: ROLE_LINE_START,
+  verb: ROLE_VERB,
+  target: ROLE_TARGET,
+  modifier: ROLE_MODIFIER,
+  self_question: ROLE_SELF_QUESTION,
+  meta: ROLE_META,
+  noun: ROLE_NOUN,
+  scope: ROLE_SCOPE,
+};
+
+/** The pairs, by number. */
+export const PAIRS: readonly PairName[] = ['override', 'reveal', 'exfiltrate'];
+
+/** Groups of standalone entries that combine within a section. */
+export const GROUP_PERSONA = 1;
+export const GROUP_NO_LIMITS = 2;
+export const GROUP_ROLE_HEADER = 3;
+
+const GROUPS: Partial<Record<string, number>> = {
+  persona: GROUP_PERSONA,
+  unrestricted: GROUP_NO_LIMITS,
+  jailbreak: GROUP_NO_LIMITS,
+  'role.header': GROUP_ROLE_HEADER,
+};
+
+/**
+ * A compiled injection lexicon: categories matched in one pass, with per-entry tables the
+ * analyzer reads by entry id instead of by name.
+ */
+export interface InjectionLexicon {
+  readonly lexicon: Lexicon;
+  /** Role code of each entry. */
+  readonly role: Uint8Array;
+  /** Pair number of each verb, target, noun, scope and modifier entry (-1 otherwise). */
+  readonly pair: Int8Array;
+  /** Signal kind of each entry. */
+  readonly kind: readonly SignalKind[];
+  /** Weight of each entry, by source (index of `INJECTION_SOURCES`). */
+  readonly weight: readonly Float64Array[];
+  /** Each phrase as the shared fold table sees it, separators removed (see `walkMatch`). */
+  readonly plain: readonly string[];
+  /** Whether the entry's phrase ends in `*` (the match extends to the end of the word). */
+  readonly openEnd: Uint8Array;
+  /** Whether a verb may follow its target. */
+  readonly anyOrder: Uint8Array;
+  /** The group of a standalone entry ({@link GROUP_PERSONA}, …; 0 for none). */
+  readonly group: Uint8Array;
+}
+
+let builtIn: InjectionLexicon | undefined;
+
+/** The lexicon of the built-in patterns (all languages), compiled once per process. */
+export function builtInLexicon(): InjectionLexicon {
+  if (!builtIn) {
+    const categories = Object.entries(CATEGORIES).map(([name, info]) => ({
+      name,
+      info: info as CategoryInfo,
+      rows: builtInRows(name as CategoryName),
+    }));
+    builtIn = compile(categories);
+  }
+  return builtIn;
+}
+
+/**
+ * The lexicon of a configuration's own patterns, compiled apart from the built-in one so that a
+ * detector with custom patterns costs only their compilation. Each is a standalone signal.
+ */
+export function customLexicon(patterns: readonly CustomPattern[]): InjectionLexicon {
+  return compile(
+    patterns.map((pattern, index) => ({
+      name: `custom.${index}`,
+      info: {
+        role: 'standalone',
+        kind: pattern.kind ?? 'custom',
+        sources: Object.fromEntries(
+          INJECTION_SOURCES.map((source) => [
+            source,
+            pattern.sources === undefined || (pattern.sources as readonly string[]).includes(source)
+              ? 1
+              : 0,
+          ]),
+        ),
+      },
+      rows: [[pattern.pattern, pattern.weight]],
+    })),
+  );
+}
+
+interface CategorySource {
+  readonly name: string;
+  readonly info: CategoryInfo;
+  readonly rows: readonly PatternRow[];
+}
+
+function compile(categories: readonly CategorySource[]): InjectionLexicon {
+  const spec: Record<string, LexiconEntryInput[]> = {};
+  const anyOrderPhrases = new Set<string>();
+  for (const { name, rows } of categories) spec[name] = expandRows(name, rows, anyOrderPhrases);
+  const lexicon = compileLexicon(spec, { fold: injectionFoldTable() });
+  const count = lexicon.entries.length;
+  const role = new Uint8Array(count);
+  const pair = new Int8Array(count).fill(-1);
+  const kind: SignalKind[] = [];
+  const weight = INJECTION_SOURCES.map(() => new Float64Array(count));
+  const plain: string[] = [];
+  const openEnd = new Uint8Array(count);
+  const anyOrder = new Uint8Array(count);
+  const group = new Uint8Array(count);
+  for (const entry of lexicon.entries) {
+    const { info } = categories[entry.categoryIndex]!;
+    role[entry.id] = ROLE_CODES[info.role];
+    if (info.pair) pair[entry.id] = PAIRS.indexOf(info.pair);
+    kind.push(info.kind);
+    INJECTION_SOURCES.forEach((source, s) => {
+      weight[s]![entry.id] = entry.weight * (info.sources?.[source] ?? 1);
+    });
+    plain.push(plainForm(entry.phrase));
+    openEnd[entry.id] = entry.phrase.trim().endsWith('*') ? 1 : 0;
+    anyOrder[entry.id] = anyOrderPhrases.has(`${entry.category}\u0000${entry.phrase}`) ? 1 : 0;
+    group[entry.id] = GROUPS[entry.category] ?? 0;
+  }
+  return { lexicon, role, pair, kind, weight, plain, openEnd, anyOrder, group };
+}
+
+/** Expands rows into lexicon entries, keeping the highest weight of a phrase listed twice. */
+function expandRows(
+  category: string,
+  rows: readonly PatternRow[],
+  anyOrderPhrases: Set<string>,
+): LexiconEntryInput[] {
+  const best = new Map<string, number>();
+  for (const [pattern, weight, flag] of rows) {
+    const phrases = flag === 'literal' ? [pattern] : expandAlternatives(pattern);
+    for (const phrase of phrases) {
+      if (flag === 'any-order') anyOrderPhrases.add(`${category}\u0000${phrase}`);
+      const known = best.get(phrase);
+      // A weight of 0 (a negated verb) wins: "don't forget" must always cancel "forget".
+      if (known === undefined || weight === 0 || (known !== 0 && weight > known)) {
+        best.set(phrase, weight);
+      }
+    }
+  }
+  return [...best].map(([phrase, weight]) => ({ phrase, weight }));
+}
+
+/**
+ * A phrase as the shared fold table sees it, without white space, hyphens (which match white
+ * space) or `*` marks: what a plain, unobfuscated match of it reads.
+ */
+function plainForm(phrase: string): string {
+  const { fold, classOf } = charTables();
+  const space: number = SPACE;
+  let out = '';
+  const text = phrase.trim().replace(/^\*|\*$/g, '');
+  for (let i = 0; i < text.length; i++) {
+    const f = fold[text.charCodeAt(i)]!;
+    if (f !== 0 && f !== 0x2d && classOf[f] !== space) out += String.fromCharCode(f);
+  }
+  return out;
+}

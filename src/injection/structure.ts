@@ -1,0 +1,373 @@
+/**
+ * The structural pass: one walk over the text, before the keyword scan, that finds what keywords
+ * cannot: where sentences end (so phrases are combined within a clause, not across a document),
+ * and the shapes of hidden payloads: base64 and hex runs, words split into letters
+ * (`i g n o r e`), words mixing Latin with Cyrillic or Greek letters, zero-width characters inside
+ * words, bidirectional overrides, invisible Unicode tag characters and "styled" mathematical
+ * letters. It copies nothing: it records offsets into reusable typed arrays.
+ */
+
+// Per-code-unit flags of the pass (one table read per code unit). A character is either a word
+// character (W set, with script and base64 details) or one of the separator classes.
+const W = 1; // letter or digit, any script
+const B64 = 2; // in the base64 alphabets: A-Z a-z 0-9 + / = - _
+const LOWER = 4;
+const UPPER = 8;
+const DIGIT = 16;
+const NOT_HEX = 32; // a letter past f / F, or a base64 symbol
+const LATIN = 64;
+const CYRGREEK = 128;
+const SYMBOL = 1 << 12; // + / = - _
+const LEET = 1 << 13; // digits read as letters in leetspeak: 0 1 3 4 5 7
+// Classes of non-word characters, in bits 8-11 ((flags >> 8) & 15).
+const C_SPACE = 1;
+const C_NEWLINE = 2;
+const C_CR = 3;
+const C_TERM = 4; // . ! ? …
+const C_TERM_CJK = 5; // 。！？ end a sentence without a following space
+const C_ZW = 6; // zero-width characters that may hide inside words
+const C_BIDI = 7; // bidirectional embeddings and overrides
+const C_HIGH = 8; // high surrogate
+
+let flagTable: Uint16Array | undefined;
+
+function flags(): Uint16Array {
+  if (flagTable) return flagTable;
+  const t = new Uint16Array(0x10000);
+  const letter = /[\p{L}\p{N}]/u;
+  for (let c = 0x80; c < 0x10000; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    if (letter.test(String.fromCharCode(c))) {
+      t[c] = W;
+      if (c <= 0x24f || (c >= 0x1e00 && c <= 0x1eff)) t[c]! |= LATIN;
+      else if (c >= 0x370 && c <= 0x52f) t[c]! |= CYRGREEK;
+    }
+  }
+  for (let c = 0x61; c <= 0x7a; c++) t[c] = W | B64 | LOWER | LATIN | (c > 0x66 ? NOT_HEX : 0);
+  for (let c = 0x41; c <= 0x5a; c++) t[c] = W | B64 | UPPER | LATIN | (c > 0x46 ? NOT_HEX : 0);
+  for (let c = 0x30; c <= 0x39; c++) {
+    t[c] = W | B64 | DIGIT | ('013457'.includes(String.fromCharCode(c)) ? LEET : 0);
+  }
+  for (const c of '+/=-_') t[c.charCodeAt(0)] = B64 | NOT_HEX | SYMBOL;
+  const set = (codes: Iterable<number>, cls: number) => {
+    for (const c of codes) t[c] = (t[c]! & 0xf0ff) | (cls << 8);
+  };
+  set([0x20, 0x09, 0xa0, 0x3000, 0x2002, 0x2003, 0x2009], C_SPACE);
+  set([0x0a, 0x2028, 0x2029], C_NEWLINE);
+  set([0x0d], C_CR);
+  set(
+    [...'.!?…'].map((c) => c.charCodeAt(0)),
+    C_TERM,
+  );
+  set(
+    [...'。！？'].map((c) => c.charCodeAt(0)),
+    C_TERM_CJK,
+  );
+  set([0x200b, 0x200c, 0x200d, 0x2060, 0xfeff], C_ZW);
+  set([0x202a, 0x202b, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068], C_BIDI);
+  for (let c = 0xd800; c <= 0xdbff; c++) t[c] = C_HIGH << 8;
+  flagTable = t;
+  return t;
+}
+
+/** Kinds of runs the pass records. */
+export const RUN_BASE64 = 1;
+export const RUN_HEX = 2;
+export const RUN_SPLIT = 3;
+export const RUN_TAGS = 4;
+export const RUN_STYLED = 5;
+export const RUN_LEET = 6;
+
+/** Longest clause before the pass cuts at the next space (phrases never span a cut). */
+const MAX_SENTENCE = 480;
+/** Shortest base64 run worth decoding (12 bytes of text). */
+const MIN_BASE64 = 16;
+/** Shortest hex run worth decoding (8 bytes of text). */
+const MIN_HEX = 16;
+/** Fewest single letters in a row that count as a split word. */
+const MIN_SPLIT_LETTERS = 6;
+/** Fewest tag characters that count as hidden text (flag emoji use up to 6). */
+const MIN_TAGS = 7;
+/** Fewest styled letters that count as a styled run. */
+const MIN_STYLED = 4;
+/** Characters around a leetspeak word that are spelled out with it (the rest of its phrase). */
+const LEET_CONTEXT = 80;
+/** Most runs recorded per text: enough for any real payload, bounded for hostile input. */
+const MAX_RUNS = 64;
+
+/** What the structural pass found. Reusable: pass it back to {@link scanStructure}. */
+export class TextStructure {
+  /** End offsets of the clauses, in order; the first clause starts at the scan start. */
+  sentenceEnds = new Int32Array(64);
+  sentenceCount = 0;
+  /** Runs as (kind, start, end) triples. */
+  readonly runs = new Int32Array(MAX_RUNS * 3);
+  runCount = 0;
+  mixedScriptWords = 0;
+  mixedScriptStart = -1;
+  mixedScriptEnd = -1;
+  zeroWidthInWords = 0;
+  zeroWidthStart = -1;
+  bidiOverrides = 0;
+  bidiStart = -1;
+
+  reset(): void {
+    this.sentenceCount = 0;
+    this.runCount = 0;
+    this.mixedScriptWords = 0;
+    this.mixedScriptStart = -1;
+    this.mixedScriptEnd = -1;
+    this.zeroWidthInWords = 0;
+    this.zeroWidthStart = -1;
+    this.bidiOverrides = 0;
+    this.bidiStart = -1;
+  }
+
+  pushSentence(end: number): void {
+    if (this.sentenceCount === this.sentenceEnds.length) {
+      const bigger = new Int32Array(this.sentenceEnds.length * 2);
+      bigger.set(this.sentenceEnds);
+      this.sentenceEnds = bigger;
+    }
+    this.sentenceEnds[this.sentenceCount++] = end;
+  }
+
+  /** Counts a word that mixes Latin with Cyrillic or Greek letters (the first one is kept). */
+  addMixedScript(start: number, end: number): void {
+    this.mixedScriptWords++;
+    if (this.mixedScriptStart < 0) {
+      this.mixedScriptStart = start;
+      this.mixedScriptEnd = end;
+    }
+  }
+
+  /** Records a leetspeak word with its context, merged into the previous leet run if they meet. */
+  pushLeet(start: number, end: number): void {
+    const last = (this.runCount - 1) * 3;
+    if (this.runCount > 0 && this.runs[last] === RUN_LEET && this.runs[last + 2]! >= start) {
+      this.runs[last + 2] = Math.max(this.runs[last + 2]!, end);
+      return;
+    }
+    this.pushRun(RUN_LEET, start, end);
+  }
+
+  pushRun(kind: number, start: number, end: number): void {
+    if (this.runCount === MAX_RUNS) return;
+    const at = this.runCount++ * 3;
+    this.runs[at] = kind;
+    this.runs[at + 1] = start;
+    this.runs[at + 2] = end;
+  }
+}
+
+/**
+ * Walks `text[start, end)` once and fills `into`. Sentences end after `.`, `!`, `?` or `…`
+ * followed by white space, after `。！？`, at blank lines, and (for run-on text) at the first
+ * space after {@link MAX_SENTENCE} characters.
+ */
+export function scanStructure(
+  text: string,
+  into: TextStructure,
+  start = 0,
+  end = text.length,
+): TextStructure {
+  const table = flags();
+  into.reset();
+  let sentenceStart = start;
+  let afterTerm = false;
+  let newlines = 0;
+  // Current run of base64 characters and the union of their flags.
+  let b64Start = -1;
+  let b64Flags = 0;
+  // Current word (letters and digits) and the union of its flags.
+  let wordStart = -1;
+  let wordFlags = 0;
+  let pendingZeroWidth = false;
+  let splitStart = -1;
+  let splitLetters = 0;
+  let splitLastEnd = -1;
+  // Runs of astral characters.
+  let tagStart = -1;
+  let tagCount = 0;
+  let styledStart = -1;
+  let styledCount = 0;
+  let styledLastEnd = -1;
+
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    const f = table[code]!;
+    if (f & B64) {
+      if (b64Start < 0) {
+        b64Start = i;
+        b64Flags = 0;
+      }
+      b64Flags |= f;
+    } else if (b64Start >= 0) {
+      closeEncoded(into, b64Start, i, b64Flags);
+      b64Start = -1;
+    }
+    if (f & W) {
+      if (wordStart < 0) {
+        wordStart = i;
+        wordFlags = 0;
+        afterTerm = false;
+        newlines = 0;
+      } else if (pendingZeroWidth) {
+        into.zeroWidthInWords++;
+        if (into.zeroWidthStart < 0) into.zeroWidthStart = i - 1;
+        pendingZeroWidth = false;
+      }
+      wordFlags |= f;
+      continue;
+    }
+    const cls = (f >> 8) & 15;
+    if (cls === C_ZW && wordStart >= 0) {
+      pendingZeroWidth = true; // counted only if the word goes on after it
+      continue;
+    }
+    if (tagStart >= 0 && code !== 0xdb40) {
+      if (tagCount >= MIN_TAGS) into.pushRun(RUN_TAGS, tagStart, i);
+      tagStart = -1;
+    }
+    if (wordStart >= 0) {
+      // A word just ended.
+      if ((wordFlags & (LATIN | CYRGREEK)) === (LATIN | CYRGREEK))
+        into.addMixedScript(wordStart, i);
+      if (wordFlags & LEET && wordFlags & NOT_HEX && isLeetWord(text, wordStart, i)) {
+        into.pushLeet(Math.max(start, wordStart - LEET_CONTEXT), Math.min(end, i + LEET_CONTEXT));
+      }
+      if (i - wordStart === 1) {
+        if (splitLetters > 0 && wordStart - splitLastEnd <= 3) splitLetters++;
+        else {
+          if (splitLetters >= MIN_SPLIT_LETTERS) into.pushRun(RUN_SPLIT, splitStart, splitLastEnd);
+          splitStart = wordStart;
+          splitLetters = 1;
+        }
+        splitLastEnd = i;
+      } else if (splitLetters > 0) {
+        if (splitLetters >= MIN_SPLIT_LETTERS) into.pushRun(RUN_SPLIT, splitStart, splitLastEnd);
+        splitLetters = 0;
+      }
+      wordStart = -1;
+      pendingZeroWidth = false;
+    }
+    switch (cls) {
+      case C_SPACE:
+        if (afterTerm || i - sentenceStart >= MAX_SENTENCE) {
+          into.pushSentence(i);
+          sentenceStart = i;
+          afterTerm = false;
+        }
+        continue;
+      case C_NEWLINE:
+        newlines++;
+        if (afterTerm || newlines >= 2 || i - sentenceStart >= MAX_SENTENCE) {
+          into.pushSentence(i);
+          sentenceStart = i;
+          afterTerm = false;
+        }
+        continue;
+      case C_CR:
+        continue;
+      case C_TERM:
+        afterTerm = true;
+        break;
+      case C_TERM_CJK:
+        into.pushSentence(i + 1);
+        sentenceStart = i + 1;
+        afterTerm = false;
+        break;
+      case C_ZW:
+        continue;
+      case C_BIDI:
+        into.bidiOverrides++;
+        if (into.bidiStart < 0) into.bidiStart = i;
+        break;
+      case C_HIGH: {
+        const low = i + 1 < end ? text.charCodeAt(i + 1) : 0;
+        if (code === 0xdb40 && low >= 0xdc20 && low <= 0xdc7e) {
+          if (tagStart < 0) {
+            tagStart = i;
+            tagCount = 0;
+          }
+          tagCount++;
+          i++;
+          continue;
+        }
+        if (code === 0xd835 && low >= 0xdc00 && low <= 0xdfff) {
+          if (styledCount > 0 && i - styledLastEnd <= 1) styledCount++;
+          else {
+            if (styledCount >= MIN_STYLED) into.pushRun(RUN_STYLED, styledStart, styledLastEnd);
+            styledStart = i;
+            styledCount = 1;
+          }
+          styledLastEnd = i + 2;
+          i++;
+          continue;
+        }
+        afterTerm = false;
+        break;
+      }
+      default:
+        afterTerm = false;
+    }
+    newlines = 0;
+    if (i - sentenceStart >= MAX_SENTENCE * 4) {
+      into.pushSentence(i);
+      sentenceStart = i;
+    }
+  }
+  if (b64Start >= 0) closeEncoded(into, b64Start, end, b64Flags);
+  if (wordStart >= 0) {
+    if ((wordFlags & (LATIN | CYRGREEK)) === (LATIN | CYRGREEK))
+      into.addMixedScript(wordStart, end);
+    if (wordFlags & LEET && wordFlags & NOT_HEX && isLeetWord(text, wordStart, end)) {
+      into.pushLeet(Math.max(start, wordStart - LEET_CONTEXT), end);
+    }
+    if (end - wordStart === 1 && splitLetters > 0 && wordStart - splitLastEnd <= 3) {
+      splitLetters++;
+      splitLastEnd = end;
+    }
+  }
+  if (splitLetters >= MIN_SPLIT_LETTERS) into.pushRun(RUN_SPLIT, splitStart, splitLastEnd);
+  if (tagStart >= 0 && tagCount >= MIN_TAGS) into.pushRun(RUN_TAGS, tagStart, end);
+  if (styledCount >= MIN_STYLED) into.pushRun(RUN_STYLED, styledStart, styledLastEnd);
+  if (sentenceStart < end || into.sentenceCount === 0) into.pushSentence(end);
+  return into;
+}
+
+/**
+ * A word written in leetspeak: a leet digit between two letters (`1gn0r3`, `pr3v10us`), at most
+ * 24 characters. Versions and units (`v1`, `ipv4`, `mp3`, `4k`) have their digits at one end;
+ * hex hashes have no letter past f, which the caller checks first.
+ */
+function isLeetWord(text: string, start: number, end: number): boolean {
+  if (end - start > 24) return false;
+  let state = 0; // 1: after a letter, 2: after a letter and a leet digit
+  for (let i = start; i < end; i++) {
+    const f = flags()[text.charCodeAt(i)]!;
+    if (f & (LOWER | UPPER)) {
+      if (state === 2) return true;
+      state = 1;
+    } else if (f & LEET) {
+      if (state === 1) state = 2;
+    } else state = 0;
+  }
+  return false;
+}
+
+function closeEncoded(into: TextStructure, start: number, end: number, runFlags: number): void {
+  const length = end - start;
+  const mixedCase = (runFlags & (LOWER | UPPER)) === (LOWER | UPPER);
+  if (
+    !(runFlags & NOT_HEX) &&
+    runFlags & DIGIT &&
+    !mixedCase &&
+    length >= MIN_HEX &&
+    length % 2 === 0
+  ) {
+    into.pushRun(RUN_HEX, start, end);
+  } else if (length >= MIN_BASE64 && mixedCase && runFlags & (DIGIT | SYMBOL)) {
+    into.pushRun(RUN_BASE64, start, end);
+  }
+}
