@@ -22,6 +22,7 @@ import {
 } from './config.js';
 import type { TierRouterPort } from './decide.js';
 import { errorBody, errorTypeOf, HttpError } from './errors.js';
+import { InjectionScreen } from './injection-screen.js';
 import { createLogger } from './logging.js';
 import { ServerMetrics } from './metrics.js';
 import { registerRoute } from './route-endpoint.js';
@@ -94,6 +95,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     upstreams,
     tiers,
     router: new Router(catalog, tiers, config.server.unknownModel),
+    injection: new InjectionScreen(config.injection, llm),
     ...(contextConfig ? { context: new ContextRouter({ config: contextConfig, llm }) } : {}),
   };
 

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Exchange } from './attempt.js';
 import { chatRequestOf, lastUserText } from './body.js';
-import { errorBody } from './errors.js';
+import { errorBody, HttpError } from './errors.js';
 import { decisionHeaders } from './headers.js';
+import { blockReason, type InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';
 import { type ProxyResult, proxyChat } from './proxy.js';
-import { roundMs, routeOf, type ServerContext } from './server-context.js';
+import { GONE, roundMs, routeOf, type ServerContext, screenOf } from './server-context.js';
 
 /** Longest prompt excerpt written to a log line when prompt logging is on. */
 const MAX_LOGGED_PROMPT_CHARS = 2000;
@@ -18,18 +19,35 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
   const { metrics, logger, upstreams } = ctx;
   const { decisionHeaders: withHeaders, log } = ctx.config.server;
   const onFailure = metrics.failed.bind(metrics);
+  const screening = ctx.injection.policy !== 'off';
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
     const { body, raw } = chatRequestOf(request.body);
     const exchange = new Exchange(reply.raw);
+    let injection: InjectionFinding | undefined;
+    const extraHeaders: Record<string, string> = {};
+    if (screening) {
+      const finding = await screenOf(ctx, body, exchange, reply, true);
+      if (finding === GONE) return;
+      injection = finding;
+      if (injection?.acts) {
+        extraHeaders['x-triage-injection'] = injection.riskLevel;
+        if (ctx.injection.policy === 'block') {
+          throw new HttpError(403, 'prompt_injection', blockReason(injection), {
+            type: 'invalid_request_error',
+            headers: extraHeaders,
+          });
+        }
+      }
+    }
     const routing = await routeOf(ctx, body, exchange, reply);
-    if (routing === undefined) return;
+    if (routing === GONE) return;
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {
       metrics.requests.inc({ endpoint: 'chat', tier, model: 'none', status: 503 });
       const headers = withHeaders ? decisionHeaders(routing, undefined, 0) : {};
-      throw noUpstreamError(routing, headers as Record<string, string>);
+      throw noUpstreamError(routing, { ...extraHeaders, ...(headers as Record<string, string>) });
     }
     reply.hijack();
     metrics.inFlight.inc();
@@ -39,6 +57,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
         upstreams,
         decisionHeaders: withHeaders,
         onFailure,
+        extraHeaders,
       });
     } catch (error) {
       logger.error({ reqId: request.id, err: error }, 'proxying failed');
@@ -83,6 +102,16 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
           : {}),
         ...(outcome?.kind === 'answered' && outcome.interrupted
           ? { interrupted: outcome.interrupted }
+          : {}),
+        ...(injection && injection.riskLevel !== 'normal'
+          ? {
+              injection: {
+                level: injection.riskLevel,
+                text: injection.text,
+                kinds: injection.signals.map((signal) => signal.kind),
+                flagged: injection.acts,
+              },
+            }
           : {}),
         decideMs: roundMs(routing.decideMs),
         ms: roundMs(performance.now() - started),

@@ -138,6 +138,19 @@ describe('server configuration', () => {
     expect(parseServerConfig({ context: false }).context).toBe(false);
   });
 
+  it('validates the injection section, the detector and guard settings under their paths', () => {
+    expect(issuesOf({ injection: { policy: 'deny' } })).toEqual([
+      '/injection/policy must be one of: off, flag, block',
+    ]);
+    expect(
+      issuesOf({ injection: { detector: { preset: 'paranoid' }, guard: { timeoutMs: 0 } } }),
+    ).toEqual([
+      '/injection/detector/preset must be one of: strict, balanced, lenient',
+      '/injection/guard/timeoutMs must be >= 1',
+    ]);
+    expect(parseServerConfig({}).injection).toEqual({ policy: 'off', minLevel: 'high_risk' });
+  });
+
   it('refuses credentials in provider headers', () => {
     expect(
       issuesOf({ providers: { a: { ...provider, headers: { Authorization: 'Bearer x' } } } }),

@@ -2,6 +2,8 @@ import Type, { type Static } from 'typebox';
 import { contextRouterConfig } from '../context/config.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
+import { type InjectionConfigInput, injectionConfig } from '../injection/config.js';
+import { InjectionGuardConfigSchema } from '../injection/guard.js';
 import { ProviderConfigSchema } from '../llm/config.js';
 import { compileForcedModels } from '../tier/forced.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from '../tier/options.js';
@@ -106,6 +108,34 @@ export const ServerOptionsSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+/** What the server does about prompt injections (docs/injection.md for the detector). */
+export const InjectionSectionSchema = Type.Object(
+  {
+    /**
+     * Chat completions: `off` (not scanned), `flag` (answered, with an `x-triage-injection`
+     * header and a metric) or `block` (refused: 403 with the reason). `POST /v1/route` reports the
+     * risk whatever the policy.
+     */
+    policy: Type.Union([Type.Literal('off'), Type.Literal('flag'), Type.Literal('block')], {
+      default: 'off',
+    }),
+    /** The risk level from which the policy acts. */
+    minLevel: Type.Union([Type.Literal('suspicious'), Type.Literal('high_risk')], {
+      default: 'high_risk',
+    }),
+    /** The detector's configuration (preset, thresholds, patterns): docs/injection.md. */
+    detector: Type.Optional(Type.Unknown()),
+    /** The LLM check's settings (minConfidence, timeoutMs, …); the LLM is the `llm` section. */
+    guard: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+/** The injection section, validated. */
+export type InjectionSection = Static<typeof InjectionSectionSchema>;
+
+const validateGuard = compileConfig(InjectionGuardConfigSchema, 'injection guard');
+
 /** The whole configuration file. */
 export const ServerConfigSchema = Type.Object(
   {
@@ -130,6 +160,7 @@ export const ServerConfigSchema = Type.Object(
      * leaves it out. Absent: the defaults.
      */
     context: Type.Optional(Type.Unknown()),
+    injection: InjectionSectionSchema,
   },
   { additionalProperties: false },
 );
@@ -219,6 +250,14 @@ export function parseServerConfig(
     });
   }
   issues.push(...nestedIssues('/context', () => contextConfigOf(config)));
+  issues.push(
+    ...nestedIssues('/injection/detector', () =>
+      injectionConfig((config.injection.detector ?? {}) as InjectionConfigInput, 'detector'),
+    ),
+    ...nestedIssues('/injection/guard', () =>
+      validateGuard(structuredClone(config.injection.guard ?? {})),
+    ),
+  );
   const keysEnv = config.server.auth?.keysEnv;
   if (keysEnv !== undefined && clientKeysFrom(env[keysEnv]).length === 0) {
     issues.push({

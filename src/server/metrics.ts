@@ -75,6 +75,13 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  readonly injections = new Counter({
+    name: 'triage_injections_total',
+    help: 'Texts found suspicious, high-risk or unknown by the injection screen, by level, kind of text and what the policy did (blocked, flagged, none).',
+    labelNames: ['level', 'text', 'action'] as const,
+    registers: [this.registry],
+  });
+
   readonly errors = new Counter({
     name: 'triage_errors_total',
     help: 'Requests answered with an error by triage itself, by kind.',

@@ -2,20 +2,30 @@ import type { FastifyInstance } from 'fastify';
 import type { ContextDecision } from '../context/router.js';
 import { Exchange } from './attempt.js';
 import { chatRequestOf, lastUserText } from './body.js';
+import type { InjectionFinding } from './injection-screen.js';
 import type { Routing } from './routing.js';
-import { contextDecision, roundMs, routeOf, type ServerContext } from './server-context.js';
+import {
+  contextDecision,
+  GONE,
+  roundMs,
+  routeOf,
+  type ServerContext,
+  screenOf,
+} from './server-context.js';
 
 /**
  * `POST /v1/route`: the decision alone, for applications that call their providers themselves:
- * tier, chosen model and chain, confidence, score, signals, source, and the context policy.
- * No upstream is called.
+ * tier, chosen model and chain, confidence, score, signals, source, the injection risk (with what
+ * the policy would do) and the context policy. No upstream is called.
  */
 export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/v1/route', async (request, reply) => {
     const { body } = chatRequestOf(request.body);
     const exchange = new Exchange(reply.raw);
+    const injection = await screenOf(ctx, body, exchange, reply, false);
+    if (injection === GONE) return;
     const routing = await routeOf(ctx, body, exchange, reply);
-    if (routing === undefined) return;
+    if (routing === GONE) return;
     let context: ContextDecision | undefined;
     if (ctx.context) {
       const text = lastUserText(body, ctx.context.config.maxQuestionChars);
@@ -28,12 +38,17 @@ export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
       model: routing.targets[0]?.model.id ?? 'none',
       status: 200,
     });
-    return routeResponse(routing, context);
+    return routeResponse(routing, context, injection, ctx.injection.policy);
   });
 }
 
 /** The body of `POST /v1/route`. */
-function routeResponse(routing: Routing, context: ContextDecision | undefined) {
+function routeResponse(
+  routing: Routing,
+  context: ContextDecision | undefined,
+  injection: InjectionFinding | undefined,
+  policy: ServerContext['injection']['policy'],
+) {
   const { decision, targets } = routing;
   return {
     tier: decision.tier,
@@ -51,6 +66,18 @@ function routeResponse(routing: Routing, context: ContextDecision | undefined) {
       ms: roundMs(decision.llmMs),
     },
     decide_ms: roundMs(routing.decideMs),
+    ...(injection
+      ? {
+          injection: {
+            risk_level: injection.riskLevel,
+            confidence: injection.confidence,
+            source: injection.decidedBy,
+            text: injection.text,
+            signals: injection.signals,
+            action: injection.acts && policy !== 'off' ? policy : 'none',
+          },
+        }
+      : {}),
     ...(context
       ? {
           context: {
