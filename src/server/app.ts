@@ -106,6 +106,16 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     // their request id themselves.
     childLoggerFactory: (parent) => parent,
     bodyLimit: config.server.bodyLimitBytes,
+    requestTimeout: config.server.requestTimeoutMs,
+    // Node checks request timeouts on an interval (30 s by default): check often enough for
+    // the limit to mean what it says.
+    http: {
+      connectionsCheckingInterval: Math.min(
+        30_000,
+        Math.max(50, Math.floor(config.server.requestTimeoutMs / 4)),
+      ),
+      headersTimeout: Math.min(60_000, config.server.requestTimeoutMs),
+    },
     requestIdHeader: false,
     return503OnClosing: true,
   });

@@ -21,6 +21,7 @@ describe('server configuration', () => {
       host: '127.0.0.1',
       port: DEFAULT_PORT,
       bodyLimitBytes: 10 * 1024 * 1024,
+      requestTimeoutMs: 60_000,
       decisionHeaders: true,
       unknownModel: 'reject',
       log: { level: 'info', prompts: false },

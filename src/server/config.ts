@@ -73,6 +73,11 @@ export const ServerOptionsSchema = Type.Object(
     port: Type.Integer({ minimum: 0, maximum: 65_535, default: DEFAULT_PORT }),
     /** Largest request body accepted, in bytes (larger: 413). Default 10 MiB. */
     bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 1024 ** 3, default: 10 * 1024 ** 2 }),
+    /**
+     * Longest time to receive a whole request (headers and body), in milliseconds; a slower
+     * client gets 408. Guards against clients that open requests and never finish them.
+     */
+    requestTimeoutMs: Type.Integer({ minimum: 1, maximum: 3_600_000, default: 60_000 }),
     /** Send `x-triage-tier`, `-model`, `-confidence` and `-source` on chat responses. */
     decisionHeaders: Type.Boolean({ default: true }),
     /** A model id that is neither routed nor configured: `reject` (404) or `route` it as `auto`. */

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chat, type Harness, post, startHarness } from './server.test-helpers.js';
@@ -7,7 +8,7 @@ describe('bad requests', () => {
   beforeAll(async () => {
     h = await startHarness({
       config: (baseUrl) => ({
-        server: { bodyLimitBytes: 4096 },
+        server: { bodyLimitBytes: 4096, requestTimeoutMs: 300 },
         providers: { fake: { baseUrl } },
         tiers: { MEDIUM: ['fake/m'] },
       }),
@@ -65,6 +66,23 @@ describe('bad requests', () => {
     const { error } = JSON.parse(res.text);
     expect(error.code).toBe('body_too_large');
     expect(h.fake.chatRequests).toHaveLength(0);
+  });
+
+  it('answers 408 to a client that never finishes sending its request', async () => {
+    const { port } = new URL(h.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 100\r\n\r\n{"model":',
+    );
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      socket.on('close', () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 
   it('answers 404 in OpenAI style for an unknown route', async () => {
