@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Exchange } from './attempt.js';
 import { chatRequestOf, lastUserText } from './body.js';
+import type { ChatRequestBody } from './decide.js';
 import { errorBody, HttpError } from './errors.js';
 import { decisionHeaders } from './headers.js';
 import { blockReason, type InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';
 import { type ProxyResult, proxyChat } from './proxy.js';
+import type { Routing } from './routing.js';
 import { GONE, roundMs, routeOf, type ServerContext, screenOf } from './server-context.js';
 
 /** Longest prompt excerpt written to a log line when prompt logging is on. */
@@ -17,7 +19,7 @@ const MAX_LOGGED_PROMPT_CHARS = 2000;
  */
 export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
   const { metrics, logger, upstreams } = ctx;
-  const { decisionHeaders: withHeaders, log } = ctx.config.server;
+  const { decisionHeaders: withHeaders } = ctx.config.server;
   const onFailure = metrics.failed.bind(metrics);
   const screening = ctx.injection.policy !== 'off';
 
@@ -69,57 +71,76 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     } finally {
       metrics.inFlight.dec();
     }
-    const model = result?.answeredBy?.model.id ?? 'none';
-    const status = result?.status ?? 500;
-    // 499, as nginx records it: the client closed the connection before the answer.
-    metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
-    const outcome = result?.outcome;
-    if (outcome?.kind === 'answered') {
-      metrics.upstreamLatency.observe(
-        { model, kind: outcome.streamed ? 'stream' : 'json' },
-        outcome.firstByteMs / 1000,
-      );
-      if (outcome.interrupted) metrics.interrupted.inc({ model });
-    }
-    if (!logger.isLevelEnabled('info')) return;
-    logger.info(
-      {
-        reqId: request.id,
-        tier,
-        source: routing.decision.source,
-        confidence: routing.decision.confidence,
-        model,
-        status: status === 0 ? 'client_closed' : status,
-        stream: body.stream === true,
-        ...(result && result.failures.length > 0
-          ? {
-              fallbacks: result.failures.map(({ target, failure }) => ({
-                model: target.model.id,
-                reason: failure.reason,
-                status: failure.status,
-              })),
-            }
-          : {}),
-        ...(outcome?.kind === 'answered' && outcome.interrupted
-          ? { interrupted: outcome.interrupted }
-          : {}),
-        ...(injection && injection.riskLevel !== 'normal'
-          ? {
-              injection: {
-                level: injection.riskLevel,
-                text: injection.text,
-                kinds: injection.signals.map((signal) => signal.kind),
-                flagged: injection.acts,
-              },
-            }
-          : {}),
-        decideMs: roundMs(routing.decideMs),
-        ms: roundMs(performance.now() - started),
-        ...(log.prompts ? { prompt: lastUserText(body, MAX_LOGGED_PROMPT_CHARS) } : {}),
-      },
-      'chat completion',
-    );
+    record(ctx, { id: request.id, body, routing, result, injection, started });
   };
   app.post('/v1/chat/completions', handler);
   app.post('/chat/completions', handler);
+}
+
+/** What one chat request came to, for {@link record}. */
+interface ChatOutcome {
+  readonly id: string;
+  readonly body: ChatRequestBody;
+  readonly routing: Routing;
+  readonly result: ProxyResult | undefined;
+  readonly injection: InjectionFinding | undefined;
+  readonly started: number;
+}
+
+/** The metrics and the log line of a proxied chat request. */
+function record(ctx: ServerContext, chat: ChatOutcome): void {
+  const { metrics, logger } = ctx;
+  const { routing, result, injection } = chat;
+  const { tier } = routing.decision;
+  const model = result?.answeredBy?.model.id ?? 'none';
+  const status = result?.status ?? 500;
+  // 499, as nginx records it: the client closed the connection before the answer.
+  metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
+  const outcome = result?.outcome;
+  const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
+  if (outcome?.kind === 'answered') {
+    metrics.upstreamLatency.observe(
+      { model, kind: outcome.streamed ? 'stream' : 'json' },
+      outcome.firstByteMs / 1000,
+    );
+    if (interrupted) metrics.interrupted.inc({ model });
+  }
+  if (!logger.isLevelEnabled('info')) return;
+  logger.info(
+    {
+      reqId: chat.id,
+      tier,
+      source: routing.decision.source,
+      confidence: routing.decision.confidence,
+      model,
+      status: status === 0 ? 'client_closed' : status,
+      stream: chat.body.stream === true,
+      ...(result && result.failures.length > 0
+        ? {
+            fallbacks: result.failures.map(({ target, failure }) => ({
+              model: target.model.id,
+              reason: failure.reason,
+              status: failure.status,
+            })),
+          }
+        : {}),
+      ...(interrupted ? { interrupted } : {}),
+      ...(injection && injection.riskLevel !== 'normal'
+        ? {
+            injection: {
+              level: injection.riskLevel,
+              text: injection.text,
+              kinds: injection.signals.map((signal) => signal.kind),
+              flagged: injection.acts,
+            },
+          }
+        : {}),
+      decideMs: roundMs(routing.decideMs),
+      ms: roundMs(performance.now() - chat.started),
+      ...(ctx.config.server.log.prompts
+        ? { prompt: lastUserText(chat.body, MAX_LOGGED_PROMPT_CHARS) }
+        : {}),
+    },
+    'chat completion',
+  );
 }
