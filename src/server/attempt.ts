@@ -1,10 +1,11 @@
-import { EventEmitter } from 'node:events';
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Target } from './catalog.js';
-import { errorBody, errorTypeOf, statusText } from './errors.js';
+import { errorBody } from './errors.js';
+import type { Exchange } from './exchange.js';
 import { passUpstreamHeaders } from './headers.js';
 import { EventFramer, isEventStream, sseErrorEvent } from './sse.js';
+import { describeCause, failure, providerMessageOf, wrapUpstreamError } from './upstream-errors.js';
 import type { Upstream } from './upstreams.js';
 
 /**
@@ -57,64 +58,6 @@ export interface AttemptAborted {
 export type AttemptOutcome = AttemptFailure | AttemptAnswer | AttemptAborted;
 
 const ABORTED: AttemptAborted = Object.freeze({ kind: 'aborted' });
-
-/**
- * Cancels one upstream request. undici accepts an EventEmitter as a signal; it costs a fraction
- * of an `AbortController` (which the request path would otherwise create for every attempt).
- */
-class AttemptSignal extends EventEmitter {
-  aborted = false;
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.emit('abort');
-  }
-}
-
-/**
- * The client side of one proxied request: its response, and cancellation. When the client
- * disconnects before the response is complete, `signal` aborts and so does the upstream request
- * in flight. The `AbortSignal` is only created when something asks for it (a decision that has
- * to wait for its LLM check): most requests never need one.
- */
-export class Exchange {
-  readonly res: ServerResponse;
-  #client: AbortController | undefined;
-  #gone = false;
-  #attempt: AttemptSignal | undefined;
-
-  constructor(res: ServerResponse) {
-    this.res = res;
-    res.once('close', () => {
-      if (res.writableFinished) return;
-      this.#gone = true;
-      this.#client?.abort();
-      this.#attempt?.abort();
-    });
-  }
-
-  /** Aborts when the client goes away. */
-  get signal(): AbortSignal {
-    if (this.#client === undefined) {
-      this.#client = new AbortController();
-      if (this.#gone) this.#client.abort();
-    }
-    return this.#client.signal;
-  }
-
-  /** True once the client went away. */
-  get gone(): boolean {
-    return this.#gone;
-  }
-
-  /** A signal for the next upstream request, aborted if the client goes away. */
-  beginAttempt(): AttemptSignal {
-    const signal = new AttemptSignal();
-    this.#attempt = signal;
-    return signal;
-  }
-}
 
 /** Upstream statuses worth trying another model for: timeouts, rate limits, server errors. */
 export function isRetriableStatus(status: number): boolean {
@@ -278,67 +221,4 @@ function streamAnswer(
       resolve({ kind: 'answered', status, streamed: true, firstByteMs, interrupted });
     });
   });
-}
-
-function failure(error: unknown, timedOut: boolean, timeoutMs: number, ms: number): AttemptFailure {
-  const code = (error as { code?: string } | undefined)?.code;
-  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return { kind: 'failed', reason: 'timeout', detail: `no answer within ${timeoutMs} ms`, ms };
-  }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { kind: 'failed', reason: 'connect_timeout', detail: 'connection timed out', ms };
-  }
-  if (code === 'ECONNREFUSED') {
-    return { kind: 'failed', reason: 'connection_refused', detail: 'connection refused', ms };
-  }
-  return {
-    kind: 'failed',
-    reason: 'connection_error',
-    detail: `connection failed (${describeCause(error)})`,
-    ms,
-  };
-}
-
-/** An error's code or name, never its message (which may quote a URL or a body). */
-function describeCause(error: unknown): string {
-  const e = error as { code?: unknown; name?: unknown } | undefined;
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.name === 'string') return e.name;
-  return 'unknown error';
-}
-
-/**
- * The message of an error body: OpenAI's `{ error: { message } }`, or (unless `strict`) a plain
- * `{ error: "…" }` or `{ message: "…" }`. Capped at 500 characters.
- */
-function providerMessageOf(payload: Buffer, strict = false): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { error, message } = parsed as { error?: unknown; message?: unknown };
-  let text: unknown;
-  if (typeof error === 'object' && error !== null) text = (error as { message?: unknown }).message;
-  else if (!strict) text = typeof error === 'string' ? error : message;
-  return typeof text === 'string' ? text.slice(0, 500) : undefined;
-}
-
-function wrapUpstreamError(target: Target, status: number, payload: Buffer) {
-  const said = providerMessageOf(payload) ?? printableSnippet(payload);
-  return errorBody(
-    `upstream ${target.model.id} answered HTTP ${status} ${statusText(status)}${said ? `: ${said}` : ''}`,
-    errorTypeOf(status),
-    'upstream_error',
-  );
-}
-
-function printableSnippet(payload: Buffer): string {
-  return payload
-    .subarray(0, 300)
-    .toString('utf8')
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .trim();
 }

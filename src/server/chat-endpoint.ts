@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Exchange } from './attempt.js';
 import { chatRequestOf, lastUserText } from './body.js';
 import type { ChatRequestBody } from './decide.js';
 import { errorBody, HttpError } from './errors.js';
+import { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
 import { blockReason, type InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';

@@ -1,8 +1,9 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import { type AttemptFailure, type AttemptOutcome, attempt, type Exchange } from './attempt.js';
+import { type AttemptFailure, type AttemptOutcome, attempt } from './attempt.js';
 import type { Target } from './catalog.js';
 import type { ChatRequestBody } from './decide.js';
 import { errorBody } from './errors.js';
+import type { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
 import type { Routing } from './routing.js';
 import type { Upstreams } from './upstreams.js';

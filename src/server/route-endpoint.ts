@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContextDecision } from '../context/router.js';
-import { Exchange } from './attempt.js';
 import { chatRequestOf, lastUserText } from './body.js';
+import { Exchange } from './exchange.js';
 import type { InjectionFinding } from './injection-screen.js';
 import type { Routing } from './routing.js';
 import {

@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { ContextDecision, ContextRouter } from '../context/router.js';
-import type { Exchange } from './attempt.js';
 import type { Catalog } from './catalog.js';
 import type { ServerConfig } from './config.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
+import type { Exchange } from './exchange.js';
 import type { InjectionFinding, InjectionScreen } from './injection-screen.js';
 import type { ServerMetrics } from './metrics.js';
 import type { Router, Routing } from './routing.js';
