@@ -1,4 +1,5 @@
 import { certaintyFromConfidence } from '../core/certainty.js';
+import { injectionRiskDetector } from '../injection/index.js';
 import type { LocalStage } from './local-stage.js';
 import type { TargetRole } from './manifest.js';
 import { truncate } from './output.js';
@@ -59,8 +60,20 @@ export function riskLevelStage(
 }
 
 /**
- * The local stages a pipeline has unless its options say otherwise (`null` removes one). Empty
- * until the local prompt-injection detector (issue 8) lands: it is then wired here as
- * `prompt_injection: riskLevelStage(…)`.
+ * The local detector of `src/injection`, built on first use: its lexicons take milliseconds to
+ * compile, which a program that imports triage but never runs a pipeline should not pay.
  */
-export const DEFAULT_LOCAL_STAGES: Readonly<Record<string, LocalStage>> = Object.freeze({});
+let sharedDetector: RiskDetector | undefined;
+const localInjectionDetector: RiskDetector = (text, role) => {
+  sharedDetector ??= injectionRiskDetector();
+  return sharedDetector(text, role);
+};
+
+/**
+ * The local stages a pipeline has unless its options say otherwise (`null` removes one): the
+ * stock `prompt_injection` classifier asks the local detector first, and the model only when the
+ * detector is not sure (confidence below {@link DEFAULT_RISK_STAGE_CONFIDENCE}).
+ */
+export const DEFAULT_LOCAL_STAGES: Readonly<Record<string, LocalStage>> = Object.freeze({
+  prompt_injection: riskLevelStage(localInjectionDetector),
+});
