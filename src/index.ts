@@ -10,5 +10,6 @@ export * from './guidance/index.js';
 export * from './injection/index.js';
 export * from './llm/index.js';
 export * from './pipeline/index.js';
+export * from './server/index.js';
 export * from './text/index.js';
 export * from './tier/index.js';

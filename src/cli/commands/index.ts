@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerBench } from './bench.js';
 import { registerCapabilities } from './capabilities.js';
 import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
@@ -6,6 +7,7 @@ import { registerGuidance } from './guidance.js';
 import { registerInject } from './inject.js';
 import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
+import { registerServe } from './serve.js';
 import { registerTier } from './tier.js';
 
 /** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
@@ -21,4 +23,6 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerPipeline,
   registerInject,
   registerTier,
+  registerBench,
+  registerServe,
 ];

@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseServerConfig, type ServerConfig } from '../../server/config.js';
+import { readConfigFile } from '../io.js';
+
+/** File names looked for in the working directory when no configuration is named. */
+export const DEFAULT_CONFIG_FILES = ['triage.yaml', 'triage.yml', 'triage.json'] as const;
+
+/**
+ * Where `triage serve` reads its configuration: the named file, else `$TRIAGE_CONFIG`, else the
+ * first of {@link DEFAULT_CONFIG_FILES} in `cwd`; `undefined` when there is none (the server then
+ * starts with the local classifiers only).
+ */
+export function findConfigFile(
+  named: string | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  cwd = process.cwd(),
+): string | undefined {
+  if (named) return resolve(cwd, named);
+  if (env.TRIAGE_CONFIG) return resolve(cwd, env.TRIAGE_CONFIG);
+  return DEFAULT_CONFIG_FILES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+}
+
+/**
+ * The validated configuration of `path` (JSON or YAML; an empty file is all defaults), or the
+ * defaults when there is no file. Errors name the file and, for a bad field, its path.
+ */
+export function loadServerConfig(
+  path: string | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ServerConfig {
+  if (path === undefined) return parseServerConfig({}, { env });
+  return parseServerConfig(readConfigFile(path) ?? {}, { source: `server config ${path}`, env });
+}

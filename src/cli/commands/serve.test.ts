@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeLlm } from '../../testing/index.js';
+
+const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+/** tsx, resolved here: the command runs in a directory of its own. */
+const TSX = import.meta.resolve('tsx');
+
+/** Runs `triage serve …` in a fresh directory, as a user would. */
+function serve(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const cwd = mkdtempSync(join(tmpdir(), 'triage-serve-'));
+  const { TRIAGE_CONFIG: _ignored, ...inherited } = process.env;
+  return spawn(process.execPath, ['--import', TSX, MAIN, 'serve', ...args], {
+    cwd,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Resolves with the base URL once the server says it listens. */
+function listening(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const url = /triage listening on (http:\/\/\S+)/.exec(err)?.[1];
+      if (url) resolve(url);
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+}
+
+describe('triage serve', () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+  });
+
+  it('starts with no configuration: decisions work, chat completions explain what to add', async () => {
+    const child = serve(['--port', '0']);
+    children.push(child);
+    const url = await listening(child);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await request(`${url}/health`);
+    expect(await health.body.json()).toMatchObject({ status: 'ok' });
+    const body = JSON.stringify({
+      model: 'auto',
+      messages: [{ role: 'user', content: 'What is the capital of France?' }],
+    });
+    const route = await request(`${url}/v1/route`, { method: 'POST', body });
+    expect(await route.body.json()).toMatchObject({ tier: 'SIMPLE', model: null });
+    const chat = await request(`${url}/v1/chat/completions`, { method: 'POST', body });
+    expect(chat.statusCode).toBe(503);
+    expect(((await chat.body.json()) as { error: { code: string } }).error.code).toBe(
+      'no_upstream',
+    );
+    const ended = exited(child);
+    child.kill('SIGTERM');
+    expect((await ended).code).toBe(0);
+  });
+
+  it('routes to the upstreams of its configuration file', async () => {
+    const fake = await startFakeLlm();
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'triage-serve-config-'));
+      const file = join(dir, 'triage.yaml');
+      writeFileSync(
+        file,
+        `providers:\n  local: { baseUrl: "${fake.openAiBaseUrl}", apiKeyEnv: LOCAL_KEY }\n` +
+          'tiers:\n  SIMPLE: [local/small]\n  MEDIUM: [local/mid]\n',
+      );
+      const child = serve(['--config', file, '--port', '0'], { LOCAL_KEY: 'sk-local' });
+      children.push(child);
+      const url = await listening(child);
+      const res = await request(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'auto', messages: [{ role: 'user', content: 'Hi!' }] }),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-triage-model']).toBe('local/small');
+      await res.body.dump();
+      expect(fake.chatRequests[0]?.headers.authorization).toBe('Bearer sk-local');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('refuses a bad configuration in one line naming the field, with exit code 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'triage-serve-bad-'));
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'server:\n  port: 99999\n');
+    const { code, stderr } = await exited(serve(['--config', file]));
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/bad\.yaml: \/server\/port must be <= 65535/);
+  });
+
+  it('rejects a port that is not a number', async () => {
+    const { code, stderr } = await exited(serve(['--port', 'eighty']));
+    expect(code).toBe(2);
+    expect(stderr).toContain('must be an integer from 0 to 65535');
+  });
+});

@@ -1,0 +1,84 @@
+import type { ChatRequestBody } from './decide.js';
+import { HttpError } from './errors.js';
+
+/** A request body as the JSON parser leaves it: the parsed value and the bytes received. */
+export interface ParsedBody {
+  readonly json: unknown;
+  readonly raw: Buffer;
+}
+
+/**
+ * Parses a request body as JSON, whatever its declared content type (clients such as `curl -d`
+ * send JSON as form data). The error names the position only: a JSON error message quotes the
+ * text around it, which may be prompt text.
+ */
+export function parseJsonBody(raw: Buffer): ParsedBody {
+  try {
+    return { json: JSON.parse(raw.toString('utf8')), raw };
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new HttpError(
+      400,
+      'invalid_json',
+      `request body is not valid JSON${position === undefined ? '' : ` (at character ${position})`}`,
+    );
+  }
+}
+
+/**
+ * The chat request of a parsed body: a JSON object with a `messages` array. Everything else is
+ * left for the upstream to judge.
+ */
+export function chatRequestOf(body: unknown): { body: ChatRequestBody; raw: Buffer } {
+  const parsed = body as ParsedBody | undefined;
+  if (parsed === undefined || parsed === null) {
+    throw new HttpError(400, 'missing_body', 'request body is required (a JSON chat request)');
+  }
+  const { json } = parsed;
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new HttpError(400, 'invalid_body', 'request body must be a JSON object');
+  }
+  const { messages } = json as { messages?: unknown };
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new HttpError(400, 'invalid_messages', 'messages must be a non-empty array', {
+      param: 'messages',
+    });
+  }
+  return { body: json as ChatRequestBody, raw: parsed.raw };
+}
+
+/** A chat message as the server reads it. */
+interface MessageLike {
+  readonly role?: unknown;
+  readonly content?: unknown;
+}
+
+/** The text of a message's content: a string, or its text parts joined by newlines. */
+export function messageText(message: unknown): string {
+  const content = (message as MessageLike | null)?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: { text?: unknown } | null) => (typeof part?.text === 'string' ? part.text : ''))
+    .filter((part) => part.length > 0)
+    .join('\n');
+}
+
+/** The role of a message, `''` when it has none. */
+export function roleOf(message: unknown): string {
+  const role = (message as MessageLike | null)?.role;
+  return typeof role === 'string' ? role : '';
+}
+
+/**
+ * The text of the last user message (`''` when there is none), at most `maxChars` UTF-16 units
+ * (then ending in `…`).
+ */
+export function lastUserText(body: ChatRequestBody, maxChars: number): string {
+  for (let i = body.messages.length - 1; i >= 0; i--) {
+    if (roleOf(body.messages[i]) !== 'user') continue;
+    const text = messageText(body.messages[i]);
+    return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+  }
+  return '';
+}

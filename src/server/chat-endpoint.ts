@@ -1,0 +1,146 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { chatRequestOf, lastUserText } from './body.js';
+import type { ChatRequestBody } from './decide.js';
+import { errorBody, HttpError } from './errors.js';
+import { Exchange } from './exchange.js';
+import { decisionHeaders } from './headers.js';
+import { blockReason, type InjectionFinding } from './injection-screen.js';
+import { noUpstreamError } from './no-upstream.js';
+import { type ProxyResult, proxyChat } from './proxy.js';
+import type { Routing } from './routing.js';
+import { GONE, roundMs, routeOf, type ServerContext, screenOf } from './server-context.js';
+
+/** Longest prompt excerpt written to a log line when prompt logging is on. */
+const MAX_LOGGED_PROMPT_CHARS = 2000;
+
+/**
+ * `POST /v1/chat/completions` (and `/chat/completions`): decides the request, proxies it along its
+ * targets, and records what happened in the metrics and one log line.
+ */
+export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
+  const { metrics, logger, upstreams } = ctx;
+  const { decisionHeaders: withHeaders } = ctx.config.server;
+  const onFailure = metrics.failed.bind(metrics);
+  const screening = ctx.injection.policy !== 'off';
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const started = performance.now();
+    const { body, raw } = chatRequestOf(request.body);
+    const exchange = new Exchange(reply.raw);
+    let injection: InjectionFinding | undefined;
+    const extraHeaders: Record<string, string> = {};
+    if (screening) {
+      const finding = await screenOf(ctx, body, exchange, reply, true);
+      if (finding === GONE) return;
+      injection = finding;
+      if (injection?.acts) {
+        extraHeaders['x-triage-injection'] = injection.riskLevel;
+        if (ctx.injection.policy === 'block') {
+          throw new HttpError(403, 'prompt_injection', blockReason(injection), {
+            type: 'invalid_request_error',
+            headers: extraHeaders,
+          });
+        }
+      }
+    }
+    const routing = await routeOf(ctx, body, exchange, reply);
+    if (routing === GONE) return;
+    const { tier } = routing.decision;
+    if (routing.targets.length === 0) {
+      metrics.requests.inc({ endpoint: 'chat', tier, model: 'none', status: 503 });
+      const headers = withHeaders ? decisionHeaders(routing, undefined, 0) : {};
+      throw noUpstreamError(routing, { ...extraHeaders, ...(headers as Record<string, string>) });
+    }
+    reply.hijack();
+    metrics.inFlight.inc();
+    let result: ProxyResult | undefined;
+    try {
+      result = await proxyChat(exchange, routing, body, raw, {
+        upstreams,
+        decisionHeaders: withHeaders,
+        onFailure,
+        extraHeaders,
+      });
+    } catch (error) {
+      logger.error({ reqId: request.id, err: error }, 'proxying failed');
+      metrics.errors.inc({ kind: 'internal' });
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify(errorBody('internal error', 'server_error', 'internal')));
+      } else reply.raw.destroy();
+    } finally {
+      metrics.inFlight.dec();
+    }
+    record(ctx, { id: request.id, body, routing, result, injection, started });
+  };
+  app.post('/v1/chat/completions', handler);
+  app.post('/chat/completions', handler);
+}
+
+/** What one chat request came to, for {@link record}. */
+interface ChatOutcome {
+  readonly id: string;
+  readonly body: ChatRequestBody;
+  readonly routing: Routing;
+  readonly result: ProxyResult | undefined;
+  readonly injection: InjectionFinding | undefined;
+  readonly started: number;
+}
+
+/** The metrics and the log line of a proxied chat request. */
+function record(ctx: ServerContext, chat: ChatOutcome): void {
+  const { metrics, logger } = ctx;
+  const { routing, result, injection } = chat;
+  const { tier } = routing.decision;
+  const model = result?.answeredBy?.model.id ?? 'none';
+  const status = result?.status ?? 500;
+  // 499, as nginx records it: the client closed the connection before the answer.
+  metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
+  const outcome = result?.outcome;
+  const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
+  if (outcome?.kind === 'answered') {
+    metrics.upstreamLatency.observe(
+      { model, kind: outcome.streamed ? 'stream' : 'json' },
+      outcome.firstByteMs / 1000,
+    );
+    if (interrupted) metrics.interrupted.inc({ model });
+  }
+  if (!logger.isLevelEnabled('info')) return;
+  logger.info(
+    {
+      reqId: chat.id,
+      tier,
+      source: routing.decision.source,
+      confidence: routing.decision.confidence,
+      model,
+      status: status === 0 ? 'client_closed' : status,
+      stream: chat.body.stream === true,
+      ...(result && result.failures.length > 0
+        ? {
+            fallbacks: result.failures.map(({ target, failure }) => ({
+              model: target.model.id,
+              reason: failure.reason,
+              status: failure.status,
+            })),
+          }
+        : {}),
+      ...(interrupted ? { interrupted } : {}),
+      ...(injection && injection.riskLevel !== 'normal'
+        ? {
+            injection: {
+              level: injection.riskLevel,
+              text: injection.text,
+              kinds: injection.signals.map((signal) => signal.kind),
+              flagged: injection.acts,
+            },
+          }
+        : {}),
+      decideMs: roundMs(routing.decideMs),
+      ms: roundMs(performance.now() - chat.started),
+      ...(ctx.config.server.log.prompts
+        ? { prompt: lastUserText(chat.body, MAX_LOGGED_PROMPT_CHARS) }
+        : {}),
+    },
+    'chat completion',
+  );
+}

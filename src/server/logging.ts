@@ -1,0 +1,67 @@
+import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
+
+/** How the server logs. */
+export interface LogOptions {
+  readonly level: LevelWithSilent;
+  /** Add the last user message to request logs. Off by default: prompts are private. */
+  readonly prompts: boolean;
+  /** Where lines go (default standard output, written in batches). */
+  readonly destination?: DestinationStream;
+}
+
+/** Standard output is written when this much is buffered … */
+const BATCH_BYTES = 4096;
+/** … or after this long at most. */
+const FLUSH_EVERY_MS = 1000;
+
+/** A logger, and how to stop it (flushing what is buffered). */
+export interface ServerLogger {
+  readonly logger: Logger;
+  close(): Promise<void>;
+}
+
+/**
+ * The server's structured logger (pino, one JSON line per event). Request lines carry the
+ * decision, the upstream model, status and timings, never prompt text unless `prompts` is set;
+ * client keys and upstream keys are redacted should a header ever be logged.
+ *
+ * Standard output is written in batches of 4 KiB, and at least every second: a write per
+ * request (synchronous, or handed to the thread pool) cost the request path more than everything
+ * else it does. A line may therefore appear up to a second late; what is buffered is written when
+ * the server closes or the process exits (pino flushes on exit).
+ */
+export function createLogger(options: LogOptions): ServerLogger {
+  if (options.destination) {
+    const logger = pinoLogger(options.level, options.destination);
+    return { logger, close: () => flushed(logger) };
+  }
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
+  const logger = pinoLogger(options.level, destination);
+  const timer = setInterval(() => destination.flush(), FLUSH_EVERY_MS);
+  timer.unref();
+  return {
+    logger,
+    close() {
+      clearInterval(timer);
+      return flushed(logger);
+    },
+  };
+}
+
+function flushed(logger: Logger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
+}
+
+function pinoLogger(level: LevelWithSilent, destination: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'triage' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'headers.authorization'],
+        censor: '[redacted]',
+      },
+    },
+    destination,
+  );
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import type { ContextDecision } from '../context/router.js';
+import { chatRequestOf, lastUserText } from './body.js';
+import { Exchange } from './exchange.js';
+import type { InjectionFinding } from './injection-screen.js';
+import type { Routing } from './routing.js';
+import {
+  contextDecision,
+  GONE,
+  roundMs,
+  routeOf,
+  type ServerContext,
+  screenOf,
+} from './server-context.js';
+
+/**
+ * `POST /v1/route`: the decision alone, for applications that call their providers themselves:
+ * tier, chosen model and chain, confidence, score, signals, source, the injection risk (with what
+ * the policy would do) and the context policy. No upstream is called.
+ */
+export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
+  app.post('/v1/route', async (request, reply) => {
+    const { body } = chatRequestOf(request.body);
+    const exchange = new Exchange(reply.raw);
+    const injection = await screenOf(ctx, body, exchange, reply, false);
+    if (injection === GONE) return;
+    const routing = await routeOf(ctx, body, exchange, reply);
+    if (routing === GONE) return;
+    let context: ContextDecision | undefined;
+    if (ctx.context) {
+      const text = lastUserText(body, ctx.context.config.maxQuestionChars);
+      const pending = contextDecision(ctx.context, text, exchange);
+      context = pending instanceof Promise ? await pending : pending;
+    }
+    ctx.metrics.requests.inc({
+      endpoint: 'route',
+      tier: routing.decision.tier,
+      model: routing.targets[0]?.model.id ?? 'none',
+      status: 200,
+    });
+    return routeResponse(routing, context, injection, ctx.injection.policy);
+  });
+}
+
+/** The body of `POST /v1/route`. */
+function routeResponse(
+  routing: Routing,
+  context: ContextDecision | undefined,
+  injection: InjectionFinding | undefined,
+  policy: ServerContext['injection']['policy'],
+) {
+  const { decision, targets } = routing;
+  return {
+    tier: decision.tier,
+    model: targets[0]?.model.id ?? null,
+    chain: targets.map((t) => ({ tier: t.tier, provider: t.model.provider, model: t.model.model })),
+    tiers: decision.chain,
+    forced: decision.forced,
+    confidence: decision.confidence,
+    ...(decision.score === undefined ? {} : { score: decision.score }),
+    signals: decision.signals,
+    source: decision.source,
+    llm: {
+      checked: decision.llmChecked,
+      overrode: decision.llmOverrode,
+      ms: roundMs(decision.llmMs),
+    },
+    decide_ms: roundMs(routing.decideMs),
+    ...(injection
+      ? {
+          injection: {
+            risk_level: injection.riskLevel,
+            confidence: injection.confidence,
+            source: injection.decidedBy,
+            text: injection.text,
+            signals: injection.signals,
+            action: injection.acts && policy !== 'off' ? policy : 'none',
+          },
+        }
+      : {}),
+    ...(context
+      ? {
+          context: {
+            mode: context.mode,
+            policy: context.policy,
+            confidence: context.confidence,
+            source: context.source,
+            reason: context.reason,
+          },
+        }
+      : {}),
+  };
+}

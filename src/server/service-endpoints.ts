@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { TIERS } from '../tier/tiers.js';
+import type { ServerContext } from './server-context.js';
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+
+/** `GET /v1/models`, `GET /health` and `GET /metrics`. */
+export function registerService(app: FastifyInstance, ctx: ServerContext): void {
+  const { catalog, metrics, tiers } = ctx;
+  app.get('/v1/models', async () => ({
+    object: 'list',
+    data: [
+      ...tiers.modelIds.map((id) => modelEntry(id, 'triage')),
+      ...catalog.listed.map((m) => modelEntry(m.id, m.ownedBy)),
+    ],
+  }));
+
+  app.get('/health', async () => ({
+    status: 'ok',
+    version: VERSION,
+    tiers: Object.fromEntries(TIERS.map((tier) => [tier, catalog.modelsOf(tier).length])),
+  }));
+
+  app.get('/metrics', async (_request, reply) => {
+    const text = await metrics.render();
+    return reply.type(metrics.contentType).send(text);
+  });
+}
+
+function modelEntry(id: string, ownedBy: string) {
+  return { id, object: 'model', created: 0, owned_by: ownedBy };
+}

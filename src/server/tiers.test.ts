@@ -1,0 +1,194 @@
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
+import { createTriageServer, type TriageServer } from './app.js';
+import { parseServerConfig } from './config.js';
+import { chat, logCapture, post } from './server.test-helpers.js';
+
+/** The real tier router, built from the configuration, in front of the fake upstream. */
+async function start(
+  fake: FakeLlmServer,
+  extra: Record<string, unknown> = {},
+): Promise<{ server: TriageServer; url: string }> {
+  const config = parseServerConfig(
+    {
+      providers: { fake: { baseUrl: fake.openAiBaseUrl, timeoutMs: 2_000 } },
+      tiers: {
+        SIMPLE: ['fake/small'],
+        MEDIUM: ['fake/mid'],
+        COMPLEX: ['fake/big'],
+        REASONING: ['fake/think'],
+      },
+      ...extra,
+    },
+    { env: {} },
+  );
+  const server = createTriageServer({
+    config,
+    env: {},
+    logDestination: logCapture().stream,
+    processMetrics: false,
+  });
+  return { server, url: await server.listen({ port: 0 }) };
+}
+
+const AMBIGUOUS = 'Zxqv blorp frandle wibbet.';
+
+describe('the tier router behind the server', () => {
+  let fake: FakeLlmServer;
+  let server: TriageServer;
+  let url: string;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+    ({ server, url } = await start(fake));
+  });
+  afterAll(async () => {
+    await server.close();
+    await fake.close();
+  });
+  afterEach(() => {
+    fake.reset();
+  });
+
+  it.each([
+    ['What is 2+2?', 'SIMPLE', 'small'],
+    ['Prove that the square root of 2 is irrational, step by step.', 'REASONING', 'think'],
+    [
+      'Design a distributed rate limiter for a Kubernetes microservice architecture, implement it in Go, and deploy it with tests.',
+      'COMPLEX',
+      'big',
+    ],
+  ])('classifies %j and sends it to its tier', async (prompt, tier, model) => {
+    const res = await post(`${url}/v1/chat/completions`, chat(prompt));
+    expect(res.status).toBe(200);
+    expect(res.headers['x-triage-tier']).toBe(tier);
+    expect(res.headers['x-triage-source']).toBe('local');
+    expect(fake.chatRequests.map((r) => r.model)).toEqual([model]);
+  });
+
+  it('scores the user text only: a long system prompt does not lift a greeting', async () => {
+    const system =
+      'You are a senior engineer. Think step by step, prove each claim, answer in JSON, ' +
+      'consider distributed systems, kubernetes, algorithms and architecture. '.repeat(20);
+    const res = await post(`${url}/v1/route`, {
+      model: 'triage/auto',
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: 'Hello!' },
+      ],
+    });
+    expect(JSON.parse(res.text)).toMatchObject({ tier: 'SIMPLE', source: 'local' });
+  });
+
+  it('takes forced tiers from the model id', async () => {
+    const res = await post(
+      `${url}/v1/chat/completions`,
+      chat('What is 2+2?', { model: 'triage/complex' }),
+    );
+    expect(res.headers['x-triage-tier']).toBe('COMPLEX');
+    expect(res.headers['x-triage-source']).toBe('forced');
+    expect(fake.chatRequests.map((r) => r.model)).toEqual(['big']);
+  });
+
+  it('gives the score and signals in POST /v1/route', async () => {
+    const res = await post(`${url}/v1/route`, chat('What is 2+2?'));
+    const decision = JSON.parse(res.text);
+    expect(decision.score).toEqual(expect.any(Number));
+    expect(decision.signals.length).toBeGreaterThan(0);
+    expect(decision.llm).toEqual({ checked: false, overrode: false, ms: 0 });
+    expect(decision.tiers).toEqual(['SIMPLE', 'MEDIUM', 'COMPLEX']);
+  });
+
+  it('lists auto and the forced ids in GET /v1/models', async () => {
+    const res = await request(`${url}/v1/models`);
+    const ids = ((await res.body.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['auto', 'triage/auto', 'simple', 'triage/reasoning', 'small']),
+    );
+  });
+
+  it('answers 400 for messages the router cannot read', async () => {
+    const res = await post(`${url}/v1/chat/completions`, { model: 'auto', messages: ['hi'] });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).error.param).toBe('messages');
+    expect(fake.chatRequests).toHaveLength(0);
+  });
+
+  it('decides an ambiguous prompt without an LLM check when none is configured', async () => {
+    const res = await post(`${url}/v1/route`, chat(AMBIGUOUS));
+    expect(JSON.parse(res.text)).toMatchObject({ llm: { checked: false } });
+    expect(fake.chatRequests).toHaveLength(0);
+  });
+});
+
+describe('the LLM check', () => {
+  let fake: FakeLlmServer;
+  let server: TriageServer;
+  let url: string;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+    ({ server, url } = await start(fake, {
+      llm: {
+        id: 'checker',
+        kind: 'openai',
+        model: 'checker-model',
+        baseUrl: fake.openAiBaseUrl,
+        timeoutMs: 300,
+        maxRetries: 0,
+      },
+      tier: { llm: { timeoutMs: 300 } },
+    }));
+  });
+  afterAll(async () => {
+    // The client of the test below left a connection open: close() must still end.
+    await server.close({ graceMs: 200 });
+    await fake.close();
+  });
+  afterEach(() => {
+    fake.reset();
+    fake.reply('ok');
+  });
+
+  it('asks the LLM only near a boundary, and follows it when it overrides', async () => {
+    fake.reply((r) => (r.model === 'checker-model' ? 'REASONING' : 'answer'));
+    const confident = await post(`${url}/v1/chat/completions`, chat('What is 2+2?'));
+    expect(confident.headers['x-triage-source']).toBe('local');
+    expect(fake.chatRequests.map((r) => r.model)).toEqual(['small']);
+    fake.reset();
+    const res = await post(`${url}/v1/chat/completions`, chat(AMBIGUOUS));
+    expect(res.headers['x-triage-source']).toBe('llm');
+    expect(res.headers['x-triage-tier']).toBe('REASONING');
+    expect(fake.chatRequests.map((r) => r.model)).toEqual(['checker-model', 'think']);
+    // The check sees the user's text, not the whole request.
+    expect(fake.chatRequests[0]?.prompt).toContain('Zxqv');
+    const metrics = await server.metrics.render();
+    expect(metrics).toContain('triage_llm_checks_total 1');
+    expect(metrics).toContain('triage_llm_overrides_total 1');
+    expect(metrics).toMatch(/triage_decisions_total\{tier="REASONING",source="llm"\} 1/);
+  });
+
+  it('falls back to the safe tier when the LLM check times out', async () => {
+    fake.reply((r) => (r.model === 'checker-model' ? { hang: true } : 'answer'));
+    const res = await post(`${url}/v1/route`, chat(`${AMBIGUOUS} again`));
+    const decision = JSON.parse(res.text);
+    expect(decision).toMatchObject({ tier: 'MEDIUM', source: 'fallback', llm: { checked: true } });
+    expect(decision.llm.ms).toBeGreaterThanOrEqual(250);
+  });
+
+  it('cancels the LLM check when the client leaves, and calls no upstream', async () => {
+    fake.reply((r) => (r.model === 'checker-model' ? { delayMs: 250 } : 'answer'));
+    const controller = new AbortController();
+    const pending = request(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(chat(`${AMBIGUOUS} leave`)),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await fake.whenRequests(1);
+    controller.abort();
+    await pending;
+    await fake.whenAborted(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.chatRequests.map((r) => r.model)).toEqual(['checker-model']);
+  });
+});
