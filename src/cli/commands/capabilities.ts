@@ -5,8 +5,8 @@ import {
   type CapabilitySelection,
   CapabilitySelector,
 } from '../../capabilities/selection.js';
-import { createProvider } from '../../llm/config.js';
-import { InputError, pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
+import { InputError, readTextArgument } from '../io.js';
+import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 
 /**
  * `triage capabilities "<task>" --registry FILE [--json]`: which capabilities the task needs, with
@@ -15,15 +15,12 @@ import { InputError, pickProviderConfig, readConfigFile, readTextArgument } from
  * pre-matcher decides alone and the output says so. Exit code 1 when a classification failed.
  */
 export function registerCapabilities(program: Command): void {
-  program
-    .command('capabilities')
+  addLlmOptions(program.command('capabilities'), 'for uncertain capabilities')
     .description('select the capabilities a task needs from a registry file (YAML or JSON)')
     .argument('[task]', 'the task (default: standard input); /caps:off or /caps:on toggle bypass')
     .requiredOption('-r, --registry <file>', 'the capability registry (YAML or JSON)')
     .option('--json', 'print one JSON object')
     .option('--bypass', 'select every capability without classification')
-    .option('--llm <file>', 'LLM provider configuration (JSON or YAML) for uncertain capabilities')
-    .option('--provider <id>', 'the provider to use, when the --llm file lists several')
     .option('--no-prematch', 'ask the LLM about every capability (no local pre-matcher)')
     .option('--concurrency <n>', 'LLM calls in flight at once', parseInteger, 5)
     .option('--timeout <ms>', 'time limit of each LLM call', parseInteger, 5_000)
@@ -31,13 +28,7 @@ export function registerCapabilities(program: Command): void {
     .action(async (task: string | undefined, options: CapabilitiesOptions) => {
       const text = await readTextArgument(task);
       const registry = CapabilityRegistry.fromFile(options.registry);
-      const { llm } = options;
-      const provider = llm
-        ? createProvider(pickProviderConfig(readConfigFile(llm), llm, options.provider), {
-            source: llm,
-          })
-        : undefined;
-      try {
+      await withLlmProvider(options, async (provider) => {
         const selector = new CapabilitySelector({
           registry,
           seed: options.seed,
@@ -56,18 +47,14 @@ export function registerCapabilities(program: Command): void {
           process.stdout.write(`${formatSelection(selection, note)}\n`);
         }
         if (selection.failures.length > 0) process.exitCode = 1;
-      } finally {
-        await provider?.close();
-      }
+      });
     });
 }
 
-interface CapabilitiesOptions {
+interface CapabilitiesOptions extends LlmFlags {
   readonly registry: string;
   readonly json?: boolean;
   readonly bypass?: boolean;
-  readonly llm?: string;
-  readonly provider?: string;
   readonly prematch: boolean;
   readonly concurrency: number;
   readonly timeout: number;

@@ -2,32 +2,25 @@ import type { Command } from 'commander';
 import { contextRouterConfig } from '../../context/config.js';
 import { type ContextDecision, ContextRouter } from '../../context/router.js';
 import type { ContextPolicy, ContextRouterConfig } from '../../context/schema.js';
-import { createProvider } from '../../llm/config.js';
 import { runClassificationEval } from '../eval-runner.js';
-import { pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
+import { readConfigFile, readTextArgument } from '../io.js';
+import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 
 /**
  * `triage context "<question>"`: how much context a question needs (document 004), and
  * `triage eval context FILE.jsonl`: the router's accuracy on labelled questions.
  */
 
-interface ContextOptions {
+interface ContextOptions extends LlmFlags {
   readonly json?: boolean;
   readonly config?: string;
-  readonly llm?: string;
-  readonly provider?: string;
 }
 
 /** Adds the options both commands share. */
 function routerOptions(command: Command): Command {
-  return command
+  return addLlmOptions(command)
     .option('--json', 'print one JSON object')
-    .option('--config <file>', 'a context router configuration (JSON or YAML)')
-    .option(
-      '--llm <file>',
-      'an LLM provider configuration (JSON or YAML, as for `triage llm check`) to ask when unsure',
-    )
-    .option('--provider <id>', 'the provider to use, when the --llm file lists several');
+    .option('--config <file>', 'a context router configuration (JSON or YAML)');
 }
 
 /** Builds the router the options describe, runs `work` with it, and closes the provider. */
@@ -36,20 +29,7 @@ async function withRouter(
   work: (router: ContextRouter) => Promise<void>,
 ): Promise<void> {
   const config = options.config === undefined ? undefined : loadConfig(options.config);
-  const llm =
-    options.llm === undefined
-      ? undefined
-      : createProvider(
-          pickProviderConfig(readConfigFile(options.llm), options.llm, options.provider),
-          {
-            source: options.llm,
-          },
-        );
-  try {
-    await work(new ContextRouter({ config, llm }));
-  } finally {
-    await llm?.close();
-  }
+  await withLlmProvider(options, (llm) => work(new ContextRouter({ config, llm })));
 }
 
 /** Registers `triage context`. */

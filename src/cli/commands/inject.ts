@@ -12,9 +12,9 @@ import {
   RISK_LEVELS,
   type RiskLevel,
 } from '../../injection/index.js';
-import { createProvider } from '../../llm/config.js';
 import { runBinaryEval } from '../eval-runner.js';
-import { pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
+import { readConfigFile, readTextArgument } from '../io.js';
+import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 
 /**
  * `triage inject "<text>"`: the prompt-injection verdict of one text (standard input when no
@@ -24,18 +24,16 @@ import { pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
  * configuration: the LLM is then asked when the local detector is unsure.
  */
 
-interface DetectorFlags {
+interface DetectorFlags extends LlmFlags {
   readonly preset?: InjectionPreset;
   readonly source: InjectionSource;
   readonly config?: string;
-  readonly llm?: string;
-  readonly provider?: string;
   readonly json?: boolean;
 }
 
 /** Adds the options both commands share. */
 function detectorOptions(command: Command): Command {
-  return command
+  return addLlmOptions(command)
     .addOption(
       new Option(
         '--preset <name>',
@@ -48,11 +46,6 @@ function detectorOptions(command: Command): Command {
         .default('user'),
     )
     .option('--config <file>', 'a detector configuration (JSON or YAML): thresholds, patterns')
-    .option(
-      '--llm <file>',
-      'an LLM provider configuration (JSON or YAML, as for `triage llm check`) to ask when unsure',
-    )
-    .option('--provider <id>', 'the provider to use, when the --llm file lists several')
     .option('--json', 'print one JSON object');
 }
 
@@ -71,17 +64,9 @@ async function withGuard(
       ? {}
       : { preset: flags.preset, suspiciousAt: undefined, highRiskAt: undefined }),
   });
-  const llm =
-    flags.llm === undefined
-      ? undefined
-      : createProvider(pickProviderConfig(readConfigFile(flags.llm), flags.llm, flags.provider), {
-          source: flags.llm,
-        });
-  try {
-    await work(new InjectionGuard({ detector, ...(llm ? { llm } : {}) }));
-  } finally {
-    await llm?.close();
-  }
+  await withLlmProvider(flags, (llm) =>
+    work(new InjectionGuard({ detector, ...(llm ? { llm } : {}) })),
+  );
 }
 
 /** Registers `triage inject`. */

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createProvider } from '../../llm/config.js';
 import {
   createTierRouter,
   isTier,
@@ -10,43 +9,28 @@ import {
   type TierRouter,
 } from '../../tier/index.js';
 import { runClassificationEval } from '../eval-runner.js';
-import { InputError, pickProviderConfig, readConfigFile, readTextArgument } from '../io.js';
+import { InputError, readConfigFile, readTextArgument } from '../io.js';
+import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 
 /** The options both commands share. */
-interface TierFlags {
+interface TierFlags extends LlmFlags {
   readonly config?: string;
-  readonly llm?: string;
-  readonly provider?: string;
   readonly json?: boolean;
 }
 
 function routerOptions(command: Command): Command {
-  return command
+  return addLlmOptions(command, 'to turn on the LLM check of ambiguous prompts')
     .option('--json', 'print one JSON object')
-    .option('--config <file>', 'tier router options (JSON or YAML)')
-    .option(
-      '--llm <file>',
-      'an LLM provider configuration (JSON or YAML, as for `triage llm check`): turns the LLM ' +
-        'check on for ambiguous prompts',
-    )
-    .option('--provider <id>', 'the provider to use, when the --llm file lists several');
+    .option('--config <file>', 'tier router options (JSON or YAML)');
 }
 
 /** Builds the router the flags describe, runs `work` with it, and closes the provider. */
 async function withRouter(flags: TierFlags, work: (router: TierRouter) => Promise<void>) {
   const options =
     flags.config === undefined ? {} : ((readConfigFile(flags.config) ?? {}) as TierOptionsInput);
-  const classifier =
-    flags.llm === undefined
-      ? undefined
-      : createProvider(pickProviderConfig(readConfigFile(flags.llm), flags.llm, flags.provider), {
-          source: flags.llm,
-        });
-  try {
-    await work(createTierRouter(options, classifier ? { classifier } : {}));
-  } finally {
-    await classifier?.close();
-  }
+  await withLlmProvider(flags, (classifier) =>
+    work(createTierRouter(options, classifier ? { classifier } : {})),
+  );
 }
 
 /** Registers `triage tier "<prompt>"`. */
