@@ -35,14 +35,7 @@ export async function runClassificationEval<I>(
   for await (const { line, input, expected } of rows(spec)) {
     tally.add(line, spec.show(input), expected, await spec.classify(input));
   }
-  const report = tally.report();
-  const more = extra?.() ?? {};
-  if (spec.json) {
-    process.stdout.write(`${JSON.stringify({ file: spec.file, ...report, ...more })}\n`);
-    return;
-  }
-  process.stdout.write(`${formatClassificationReport(report)}\n`);
-  if (Object.keys(more).length > 0) process.stdout.write(`\n${JSON.stringify(more, null, 2)}\n`);
+  print(spec, tally.report(), formatClassificationReport, extra);
 }
 
 /**
@@ -57,13 +50,22 @@ export async function runBinaryEval<I>(
   for await (const { line, input, expected } of rows(spec)) {
     tally.add(line, spec.show(input), expected, await spec.classify(input));
   }
-  const report = tally.report();
+  print(spec, tally.report(), formatBinaryReport, extra);
+}
+
+/** Prints a report as text (with any extra figures after it) or as one JSON object. */
+function print<R extends object>(
+  spec: { readonly file: string; readonly json: boolean },
+  report: R,
+  format: (report: R) => string,
+  extra?: () => Record<string, unknown>,
+): void {
   const more = extra?.() ?? {};
   if (spec.json) {
     process.stdout.write(`${JSON.stringify({ file: spec.file, ...report, ...more })}\n`);
     return;
   }
-  process.stdout.write(`${formatBinaryReport(report)}\n`);
+  process.stdout.write(`${format(report)}\n`);
   if (Object.keys(more).length > 0) process.stdout.write(`\n${JSON.stringify(more, null, 2)}\n`);
 }
 
