@@ -7,7 +7,7 @@ import {
   WORD as WORD_CLASS,
 } from './chars.js';
 import { emptyStats, type TextStats } from './stats.js';
-import { CANDIDATE, type WasmScanner, wasmScanner } from './wasm-scanner.js';
+import { RESULT, type WasmBlock, type WasmScanner, wasmScanner } from './wasm-scanner.js';
 
 /**
  * A keyword lexicon compiled once and matched in one pass over a text.
@@ -68,12 +68,16 @@ const OTHER: number = OTHER_CLASS;
 const WORD: number = WORD_CLASS;
 const SPACE: number = SPACE_CLASS;
 const UNBOUNDED: number = UNBOUNDED_CLASS;
-const EXACT_CANDIDATE: number = CANDIDATE.exact;
-const PAIR_CANDIDATE: number = CANDIDATE.pair;
-const PREFIX_CANDIDATE: number = CANDIDATE.prefix;
-const ANYWHERE_CANDIDATE: number = CANDIDATE.anywhere;
-const NUMBERED_CANDIDATE: number = CANDIDATE.numbered;
-const BULLET_CANDIDATE: number = CANDIDATE.bullet;
+
+// Offsets of the WebAssembly scanner's results (module-local, for the same reason).
+const R_WORDS: number = RESULT.words;
+const R_NUMBERS: number = RESULT.numbers;
+const R_UNBOUNDED: number = RESULT.unbounded;
+const R_NON_ASCII: number = RESULT.nonAscii;
+const R_LINES: number = RESULT.lines;
+const R_QUESTIONS: number = RESULT.questions;
+const R_NUMBERED: number = RESULT.numbered;
+const R_BULLETS: number = RESULT.bullets;
 
 // Pattern units: folded code units, and this marker for "one or more spaces or hyphens".
 const SEP = -1;
@@ -99,9 +103,9 @@ class WordTable {
   readonly patterns: Int32Array;
 
   constructor(groups: Map<number, number[]>) {
-    // Sparse on purpose (at most 1/4 full, at least 256 slots): most words of a text are not
-    // keywords, and a sparse table answers "no" with one read of an empty slot.
-    let size = 256;
+    // Sparse on purpose (at most 1/4 full): most words of a text are not keywords, and a sparse
+    // table answers "no" with one read of an empty slot.
+    let size = 16;
     while (size < groups.size * 4) size <<= 1;
     this.mask = size - 1;
     this.hashes = new Int32Array(size);
@@ -140,33 +144,20 @@ export class Lexicon {
   readonly #prefixFilter: Uint8Array;
   /** Bit n set when some prefix pattern is n letters long (n < 32). */
   readonly #prefixLengths: number;
-  // Patterns checked at every position whose folded unit has an entry here (CJK, symbols, `*x`).
-  readonly #anywhereHead: Int32Array;
-  readonly #anywhereList: Int32Array;
-  readonly #anywhereCount: Int32Array;
+  // Patterns checked at every position whose folded unit starts one (CJK, symbols, `*x`): a bit
+  // per folded unit (only when there are such patterns), and the patterns by unit.
+  readonly #anywhereBits: Uint8Array | undefined;
+  readonly #anywhere: Map<number, number[]>;
   readonly #hasAnywhereWordStarts: boolean;
   // Per-entry scratch of the scan in progress (a scan is synchronous, so one set suffices).
   readonly #stamp: Int32Array;
   readonly #occurrences: Int32Array;
   readonly #firstIndex: Int32Array;
   #generation = 0;
-  /** The WebAssembly scanner and this lexicon's blocks in it (prepared on first use). */
   /** Shortest text scanned with WebAssembly (0: always, Infinity: never). */
   readonly #wasmFrom: number;
-  #wasm: { scanner: WasmScanner; lex: number; info: number } | undefined;
-  // The scan in progress, for the candidate callback (a scan is synchronous).
-  #text = '';
-  #start = 0;
-  #end = 0;
-  #result: LexiconScan | undefined;
-  #numbered = 0;
-  #bullets = 0;
-  readonly #verify = (candidates: Int32Array, count: number): void => {
-    for (let k = 0; k < count; k++) {
-      const word = candidates[2 * k]!;
-      this.#candidate(word & 7, word >>> 3, candidates[2 * k + 1]!);
-    }
-  };
+  /** The WebAssembly scanner and this lexicon's block in it (prepared on first use). */
+  #wasm: { scanner: WasmScanner; block: WasmBlock } | undefined;
 
   constructor(spec: LexiconSpec, options: LexiconOptions = {}) {
     const { classOf, fold } = charTables();
@@ -184,6 +175,7 @@ export class Lexicon {
     const prefixFilter = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
     const prefixFilter2 = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
     const anywhere = new Map<number, number[]>();
+    this.#anywhere = anywhere;
     let prefixLengths = 0;
     let hasAnywhereWordStarts = false;
 
@@ -258,15 +250,13 @@ export class Lexicon {
     this.#prefixFilter2 = prefixFilter2;
     this.#prefixLengths = prefixLengths;
     this.#hasAnywhereWordStarts = hasAnywhereWordStarts;
-    this.#anywhereHead = new Int32Array(0x10000).fill(-1);
-    this.#anywhereCount = new Int32Array(0x10000);
-    const list: number[] = [];
-    for (const [unit, ids] of anywhere) {
-      this.#anywhereHead[unit] = list.length;
-      this.#anywhereCount[unit] = ids.length;
-      list.push(...ids);
+    if (anywhere.size > 0) {
+      const bits = new Uint8Array(0x10000 / 8);
+      for (const unit of anywhere.keys()) bits[unit >>> 3]! |= 1 << (unit & 7);
+      this.#anywhereBits = bits;
+    } else {
+      this.#anywhereBits = undefined;
     }
-    this.#anywhereList = Int32Array.from(list);
     this.#stamp = new Int32Array(entries.length);
     this.#occurrences = new Int32Array(entries.length);
     this.#firstIndex = new Int32Array(entries.length);
@@ -286,12 +276,23 @@ export class Lexicon {
   scan(text: string, into?: LexiconScan, start = 0, end = text.length): LexiconScan {
     const result = into ?? new LexiconScan(this);
     if (result.lexicon !== this) throw new RangeError('scan result belongs to another lexicon');
+    const wasm = end - start >= this.#wasmFrom ? (this.#wasm ?? this.#wasmOf()) : undefined;
+    if (wasm) {
+      const hitCount = wasm.scanner.scan(text, start, end, wasm.block);
+      result.fromWasm(wasm.scanner.i32, wasm.block, hitCount, end - start, this.#patterns);
+      return result;
+    }
+    this.#scanJs(text, result, start, end);
+    return result;
+  }
+
+  /** The scan in JS: the reference the WebAssembly scanner is tested against, and its fallback. */
+  #scanJs(text: string, result: LexiconScan, start: number, end: number): void {
     result.reset();
     const stats = result.stats;
     const fold = this.#fold;
     const classOf = this.#classOf;
-    const anywhereHead = this.#anywhereHead;
-    const hasAnywhere = this.#anywhereList.length > 0;
+    const anywhereBits = this.#anywhereBits;
     const hasAnywhereWordStarts = this.#hasAnywhereWordStarts;
     const prefixLengths = this.#prefixLengths;
     const exact = this.#exact;
@@ -308,11 +309,6 @@ export class Lexicon {
     if (this.#generation === 0) {
       this.#stamp.fill(0);
       this.#generation = 1;
-    }
-    const wasm = end - start >= this.#wasmFrom ? this.#wasmOf() : undefined;
-    if (wasm) {
-      this.#scanWasm(wasm, text, start, end, result);
-      return result;
     }
 
     let wordStart = -1;
@@ -365,7 +361,7 @@ export class Lexicon {
             this.#probe(this.#prefix, hash, text, wordStart, end, result);
           }
         }
-        if (hasAnywhereWordStarts && anywhereHead[f]! >= 0)
+        if (hasAnywhereWordStarts && (anywhereBits![f >>> 3]! & (1 << (f & 7))) !== 0)
           this.#tryAnywhere(f, text, i, start, end, result);
         continue;
       }
@@ -415,7 +411,8 @@ export class Lexicon {
           }
         }
       }
-      if (hasAnywhere && anywhereHead[f]! >= 0) this.#tryAnywhere(f, text, i, start, end, result);
+      if (anywhereBits !== undefined && (anywhereBits[f >>> 3]! & (1 << (f & 7))) !== 0)
+        this.#tryAnywhere(f, text, i, start, end, result);
     }
     if (wordStart >= 0) {
       if (previousStart >= 0) {
@@ -434,88 +431,23 @@ export class Lexicon {
     stats.numberedLines = numbered;
     stats.bulletLines = bullets;
     result.collect(this.#stamp, this.#generation, this.#occurrences, this.#firstIndex);
-    return result;
   }
 
-  /** The WebAssembly scanner with this lexicon's tables in it, or `undefined` (scan in JS). */
-  #wasmOf(): { scanner: WasmScanner; lex: number; info: number } | undefined {
-    if (this.#wasm) return this.#wasm;
+  /** The WebAssembly scanner with this lexicon in it, or `undefined` (scan in JS). */
+  #wasmOf(): { scanner: WasmScanner; block: WasmBlock } | undefined {
     const scanner = wasmScanner();
     if (!scanner) return undefined;
-    const anywhere: number[] = [];
-    for (let unit = 0; unit < 0x10000; unit++)
-      if (this.#anywhereHead[unit]! >= 0) anywhere.push(unit);
-    const { lex, info } = scanner.prepare(this, this.#fold, this.#classOf, {
+    const block = scanner.prepare(this, this.#fold, this.#classOf, {
+      patterns: this.#patterns,
       exact: this.#exact,
       pair: this.#bigram,
       prefix: this.#prefix,
       prefixLengths: this.#prefixLengths,
-      prefixFilter: this.#prefixFilter,
-      prefixFilter2: this.#prefixFilter2,
-      anywhereUnits: anywhere,
-      hasAnywhere: this.#anywhereList.length > 0,
-      hasAnywhereWordStarts: this.#hasAnywhereWordStarts,
+      anywhere: this.#anywhere,
+      anywhereWordStarts: this.#hasAnywhereWordStarts,
     });
-    this.#wasm = { scanner, lex, info };
+    this.#wasm = { scanner, block };
     return this.#wasm;
-  }
-
-  #scanWasm(
-    wasm: { scanner: WasmScanner; lex: number; info: number },
-    text: string,
-    start: number,
-    end: number,
-    result: LexiconScan,
-  ): void {
-    this.#text = text;
-    this.#start = start;
-    this.#end = end;
-    this.#result = result;
-    this.#numbered = 0;
-    this.#bullets = 0;
-    const counted = wasm.scanner.scan(text, start, end, wasm.lex, wasm.info, this.#verify);
-    const stats = result.stats;
-    stats.chars = end - start;
-    stats.words = counted.words;
-    stats.numbers = counted.numbers;
-    stats.unboundedChars = counted.unbounded;
-    stats.nonAsciiWordChars = counted.nonAscii;
-    stats.lines = end > start ? counted.lines + 1 : 0;
-    stats.questionMarks = counted.questions;
-    stats.numberedLines = this.#numbered;
-    stats.bulletLines = this.#bullets;
-    this.#text = '';
-    this.#result = undefined;
-    result.collect(this.#stamp, this.#generation, this.#occurrences, this.#firstIndex);
-  }
-
-  /** Verifies one candidate of the WebAssembly scanner, as the JS loop does at that point. */
-  #candidate(kind: number, slot: number, at: number): void {
-    const text = this.#text;
-    const end = this.#end;
-    const result = this.#result!;
-    switch (kind) {
-      case EXACT_CANDIDATE:
-        this.#checkSlot(this.#exact, slot, text, at, end, result);
-        break;
-      case PAIR_CANDIDATE:
-        this.#checkSlot(this.#bigram, slot, text, at, end, result);
-        break;
-      case PREFIX_CANDIDATE:
-        this.#checkSlot(this.#prefix, slot, text, at, end, result);
-        break;
-      case ANYWHERE_CANDIDATE:
-        this.#tryAnywhere(this.#fold[text.charCodeAt(at)]!, text, at, this.#start, end, result);
-        break;
-      case NUMBERED_CANDIDATE:
-        if (isNumberedItem(text, at, end)) this.#numbered++;
-        break;
-      case BULLET_CANDIDATE:
-        if (at + 1 < end && this.#classOf[this.#fold[text.charCodeAt(at + 1)]!] === SPACE) {
-          this.#bullets++;
-        }
-        break;
-    }
   }
 
   /** Looks `hash` up in `table` and checks each candidate pattern at `at`. */
@@ -565,10 +497,9 @@ export class Lexicon {
     end: number,
     result: LexiconScan,
   ): void {
-    const first = this.#anywhereHead[unit]!;
-    const count = this.#anywhereCount[unit]!;
-    for (let k = 0; k < count; k++) {
-      const id = this.#anywhereList[first + k]!;
+    const ids = this.#anywhere.get(unit)!;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
       const pattern = this.#patterns[id]!;
       if (pattern.leftBounded && this.#wordCharBefore(text, at, start)) continue;
       if (this.#matchAt(pattern, text, at, end) >= 0) this.#record(id, at, result);
@@ -740,6 +671,46 @@ export class LexiconScan {
       this.#distinct[entry.categoryIndex]!++;
       this.#occurrences[entry.categoryIndex]! += occurrences[id]!;
       this.#weights[entry.categoryIndex]! += entry.weight;
+    }
+  }
+
+  /** @internal Fills the scan from the WebAssembly scanner's results (see wasm-scanner.ts). */
+  fromWasm(
+    i32: Int32Array,
+    block: WasmBlock,
+    patternHits: number,
+    chars: number,
+    patterns: readonly { readonly entries: readonly number[] }[],
+  ): void {
+    this.reset();
+    const stats = this.stats;
+    stats.chars = chars;
+    stats.words = i32[R_WORDS]!;
+    stats.numbers = i32[R_NUMBERS]!;
+    stats.unboundedChars = i32[R_UNBOUNDED]!;
+    stats.nonAsciiWordChars = i32[R_NON_ASCII]!;
+    stats.lines = chars > 0 ? i32[R_LINES]! + 1 : 0;
+    stats.questionMarks = i32[R_QUESTIONS]!;
+    stats.numberedLines = i32[R_NUMBERED]!;
+    stats.bulletLines = i32[R_BULLETS]!;
+    const entries = this.lexicon.entries;
+    const hits = block.hits;
+    for (let k = 0; k < patternHits; k++) {
+      const pattern = i32[hits + k]!;
+      const occurrences = i32[block.occurrences + pattern]!;
+      const first = i32[block.first + pattern]!;
+      const ids = patterns[pattern]!.entries;
+      for (let e = 0; e < ids.length; e++) {
+        const id = ids[e]!;
+        const at = this.#hitCount;
+        this.pushHit(id);
+        this.#hitOccurrences[at] = occurrences;
+        this.#hitFirst[at] = first;
+        const category = entries[id]!.categoryIndex;
+        this.#distinct[category]!++;
+        this.#occurrences[category]! += occurrences;
+        this.#weights[category]! += entries[id]!.weight;
+      }
     }
   }
 
