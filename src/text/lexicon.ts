@@ -6,8 +6,11 @@ import {
   UNBOUNDED as UNBOUNDED_CLASS,
   WORD as WORD_CLASS,
 } from './chars.js';
-import { emptyStats, type TextStats } from './stats.js';
-import { RESULT, type WasmBlock, type WasmScanner, wasmScanner } from './wasm-scanner.js';
+import { type EntryTables, LexiconScan } from './lexicon-scan.js';
+import { type WasmBlock, type WasmScanner, wasmScanner } from './wasm-scanner.js';
+
+// LexiconScan lives in its own file; importers of this module keep finding it here.
+export { LexiconScan };
 
 /**
  * A keyword lexicon compiled once and matched in one pass over a text.
@@ -54,10 +57,10 @@ export interface LexiconOptions {
   /** The fold table (see `extendFoldTable`); defaults to the shared table. */
   readonly fold?: FoldTable;
   /**
-   * `auto` (default) scans texts of 32 UTF-16 units or more with the WebAssembly scanner where
-   * WebAssembly is available (below that, its fixed cost is more than it saves), and the rest in
-   * JS; `js` always scans in JS; `wasm` uses WebAssembly whatever the length, where available
-   * (for tests). All find exactly the same entries and statistics.
+   * `auto` (default) and `wasm` scan with the WebAssembly scanner where WebAssembly is available
+   * (it is faster at every length, from an empty text on: measured), and in JS elsewhere; `js`
+   * always scans in JS (the reference the WebAssembly scanner is tested against). All find
+   * exactly the same entries and statistics.
    */
   readonly scanner?: 'auto' | 'js' | 'wasm';
 }
@@ -68,16 +71,6 @@ const OTHER: number = OTHER_CLASS;
 const WORD: number = WORD_CLASS;
 const SPACE: number = SPACE_CLASS;
 const UNBOUNDED: number = UNBOUNDED_CLASS;
-
-// Offsets of the WebAssembly scanner's results (module-local, for the same reason).
-const R_WORDS: number = RESULT.words;
-const R_NUMBERS: number = RESULT.numbers;
-const R_UNBOUNDED: number = RESULT.unbounded;
-const R_NON_ASCII: number = RESULT.nonAscii;
-const R_LINES: number = RESULT.lines;
-const R_QUESTIONS: number = RESULT.questions;
-const R_NUMBERED: number = RESULT.numbered;
-const R_BULLETS: number = RESULT.bullets;
 
 // Pattern units: folded code units, and this marker for "one or more spaces or hyphens".
 const SEP = -1;
@@ -130,6 +123,8 @@ class WordTable {
 export class Lexicon {
   readonly entries: readonly LexiconEntry[];
   readonly categories: readonly string[];
+  /** @internal The entries and patterns in flat arrays (read by LexiconScan). */
+  readonly entryTables: EntryTables;
   readonly #categoryIndex: ReadonlyMap<string, number>;
   readonly #fold: FoldTable;
   readonly #classOf: Uint8Array;
@@ -154,8 +149,8 @@ export class Lexicon {
   readonly #occurrences: Int32Array;
   readonly #firstIndex: Int32Array;
   #generation = 0;
-  /** Shortest text scanned with WebAssembly (0: always, Infinity: never). */
-  readonly #wasmFrom: number;
+  /** Whether to scan with WebAssembly where it is available. */
+  readonly #useWasm: boolean;
   /** The WebAssembly scanner and this lexicon's block in it (prepared on first use). */
   #wasm: { scanner: WasmScanner; block: WasmBlock } | undefined;
 
@@ -163,8 +158,7 @@ export class Lexicon {
     const { classOf, fold } = charTables();
     this.#fold = options.fold ?? fold;
     this.#classOf = classOf;
-    this.#wasmFrom =
-      options.scanner === 'js' ? Number.POSITIVE_INFINITY : options.scanner === 'wasm' ? 0 : 32;
+    this.#useWasm = options.scanner !== 'js';
     this.categories = Object.keys(spec);
     this.#categoryIndex = new Map(this.categories.map((name, index) => [name, index]));
     const entries: LexiconEntry[] = [];
@@ -260,6 +254,7 @@ export class Lexicon {
     this.#stamp = new Int32Array(entries.length);
     this.#occurrences = new Int32Array(entries.length);
     this.#firstIndex = new Int32Array(entries.length);
+    this.entryTables = flatTables(entries, this.#patterns);
   }
 
   /** The index of a category, for the fast accessors of {@link LexiconScan}. */
@@ -270,16 +265,36 @@ export class Lexicon {
   }
 
   /**
+   * Labels of the entries of a category among the first `count` of `entryIds`, in order, each
+   * label once, at most `limit` (see {@link LexiconScan.labels}). Allocates.
+   */
+  labelsOf(
+    entryIds: ArrayLike<number>,
+    count: number,
+    categoryIndex: number,
+    limit = Number.POSITIVE_INFINITY,
+  ): string[] {
+    const out: string[] = [];
+    const entries = this.entries;
+    for (let k = 0; k < count && out.length < limit; k++) {
+      const entry = entries[entryIds[k]!]!;
+      if (entry.categoryIndex === categoryIndex && !out.includes(entry.label))
+        out.push(entry.label);
+    }
+    return out;
+  }
+
+  /**
    * Scans `text` (or `text[start, end)`) once and returns every entry found and the text's
    * statistics. Pass a scan from an earlier call as `into` to reuse its memory: it is reset.
    */
   scan(text: string, into?: LexiconScan, start = 0, end = text.length): LexiconScan {
     const result = into ?? new LexiconScan(this);
     if (result.lexicon !== this) throw new RangeError('scan result belongs to another lexicon');
-    const wasm = end - start >= this.#wasmFrom ? (this.#wasm ?? this.#wasmOf()) : undefined;
+    const wasm = this.#useWasm ? (this.#wasm ?? this.#wasmOf()) : undefined;
     if (wasm) {
       const hitCount = wasm.scanner.scan(text, start, end, wasm.block);
-      result.fromWasm(wasm.scanner.i32, wasm.block, hitCount, end - start, this.#patterns);
+      result.fromWasm(wasm.scanner.i32, wasm.block, hitCount, end - start);
       return result;
     }
     this.#scanJs(text, result, start, end);
@@ -430,7 +445,7 @@ export class Lexicon {
     stats.questionMarks = questions;
     stats.numberedLines = numbered;
     stats.bulletLines = bullets;
-    result.collect(this.#stamp, this.#generation, this.#occurrences, this.#firstIndex);
+    result.collect(this.#occurrences, this.#firstIndex);
   }
 
   /** The WebAssembly scanner with this lexicon in it, or `undefined` (scan in JS). */
@@ -619,159 +634,21 @@ export class Lexicon {
   }
 }
 
-/**
- * What one scan found. Reusable: pass it back to `Lexicon.scan` as `into` to scan again without
- * allocating. Accessors by category index are allocation-free; those returning arrays allocate.
- */
-export class LexiconScan {
-  readonly lexicon: Lexicon;
-  readonly stats: TextStats = emptyStats();
-  #hits = new Int32Array(16);
-  #hitOccurrences = new Int32Array(16);
-  #hitFirst = new Int32Array(16);
-  #hitCount = 0;
-  readonly #distinct: Int32Array;
-  readonly #occurrences: Int32Array;
-  readonly #weights: Float64Array;
-
-  constructor(lexicon: Lexicon) {
-    this.lexicon = lexicon;
-    this.#distinct = new Int32Array(lexicon.categories.length);
-    this.#occurrences = new Int32Array(lexicon.categories.length);
-    this.#weights = new Float64Array(lexicon.categories.length);
-  }
-
-  /** @internal Clears the previous scan. */
-  reset(): void {
-    this.#hitCount = 0;
-    this.#distinct.fill(0);
-    this.#occurrences.fill(0);
-    this.#weights.fill(0);
-  }
-
-  /** @internal Adds an entry found for the first time in this scan. */
-  pushHit(entry: number): void {
-    if (this.#hitCount === this.#hits.length) {
-      this.#hits = grow(this.#hits);
-      this.#hitOccurrences = grow(this.#hitOccurrences);
-      this.#hitFirst = grow(this.#hitFirst);
-    }
-    this.#hits[this.#hitCount++] = entry;
-  }
-
-  /** @internal Copies the per-entry counts of the finished scan. */
-  collect(stamp: Int32Array, generation: number, occurrences: Int32Array, first: Int32Array): void {
-    const entries = this.lexicon.entries;
-    for (let k = 0; k < this.#hitCount; k++) {
-      const id = this.#hits[k]!;
-      if (stamp[id] !== generation) continue;
-      const entry = entries[id]!;
-      this.#hitOccurrences[k] = occurrences[id]!;
-      this.#hitFirst[k] = first[id]!;
-      this.#distinct[entry.categoryIndex]!++;
-      this.#occurrences[entry.categoryIndex]! += occurrences[id]!;
-      this.#weights[entry.categoryIndex]! += entry.weight;
-    }
-  }
-
-  /** @internal Fills the scan from the WebAssembly scanner's results (see wasm-scanner.ts). */
-  fromWasm(
-    i32: Int32Array,
-    block: WasmBlock,
-    patternHits: number,
-    chars: number,
-    patterns: readonly { readonly entries: readonly number[] }[],
-  ): void {
-    this.reset();
-    const stats = this.stats;
-    stats.chars = chars;
-    stats.words = i32[R_WORDS]!;
-    stats.numbers = i32[R_NUMBERS]!;
-    stats.unboundedChars = i32[R_UNBOUNDED]!;
-    stats.nonAsciiWordChars = i32[R_NON_ASCII]!;
-    stats.lines = chars > 0 ? i32[R_LINES]! + 1 : 0;
-    stats.questionMarks = i32[R_QUESTIONS]!;
-    stats.numberedLines = i32[R_NUMBERED]!;
-    stats.bulletLines = i32[R_BULLETS]!;
-    const entries = this.lexicon.entries;
-    const hits = block.hits;
-    for (let k = 0; k < patternHits; k++) {
-      const pattern = i32[hits + k]!;
-      const occurrences = i32[block.occurrences + pattern]!;
-      const first = i32[block.first + pattern]!;
-      const ids = patterns[pattern]!.entries;
-      for (let e = 0; e < ids.length; e++) {
-        const id = ids[e]!;
-        const at = this.#hitCount;
-        this.pushHit(id);
-        this.#hitOccurrences[at] = occurrences;
-        this.#hitFirst[at] = first;
-        const category = entries[id]!.categoryIndex;
-        this.#distinct[category]!++;
-        this.#occurrences[category]! += occurrences;
-        this.#weights[category]! += entries[id]!.weight;
-      }
-    }
-  }
-
-  /** Number of distinct entries found (over all categories). */
-  get hitCount(): number {
-    return this.#hitCount;
-  }
-
-  /** The k-th entry found (in order of first detection). */
-  hitEntry(k: number): LexiconEntry {
-    return this.lexicon.entries[this.#hits[k]!]!;
-  }
-
-  /** How often the k-th entry found occurs. */
-  hitOccurrences(k: number): number {
-    return this.#hitOccurrences[k]!;
-  }
-
-  /** Where the k-th entry found first occurs (a UTF-16 index into the scanned text). */
-  hitIndex(k: number): number {
-    return this.#hitFirst[k]!;
-  }
-
-  /** Distinct entries of a category found. */
-  distinct(categoryIndex: number): number {
-    return this.#distinct[categoryIndex]!;
-  }
-
-  /** Occurrences of all entries of a category. */
-  occurrences(categoryIndex: number): number {
-    return this.#occurrences[categoryIndex]!;
-  }
-
-  /** Sum of the weights of the distinct entries of a category found. */
-  weight(categoryIndex: number): number {
-    return this.#weights[categoryIndex]!;
-  }
-
-  /** Labels of the entries of a category found, in order of detection. Allocates. */
-  labels(categoryIndex: number, limit = Number.POSITIVE_INFINITY): string[] {
-    const out: string[] = [];
-    for (let k = 0; k < this.#hitCount && out.length < limit; k++) {
-      const entry = this.hitEntry(k);
-      if (entry.categoryIndex === categoryIndex && !out.includes(entry.label))
-        out.push(entry.label);
-    }
-    return out;
-  }
-
-  /** Every entry found, with count and first index. Allocates; for display and evidence. */
-  hits(): { entry: LexiconEntry; occurrences: number; index: number }[] {
-    const out = [];
-    for (let k = 0; k < this.#hitCount; k++) {
-      out.push({
-        entry: this.hitEntry(k),
-        occurrences: this.hitOccurrences(k),
-        index: this.hitIndex(k),
-      });
-    }
-    return out;
-  }
+function flatTables(entries: readonly LexiconEntry[], patterns: readonly Pattern[]): EntryTables {
+  const patternStart = new Int32Array(patterns.length + 1);
+  const patternEntries = new Int32Array(entries.length);
+  let next = 0;
+  patterns.forEach((pattern, p) => {
+    patternStart[p] = next;
+    for (const id of pattern.entries) patternEntries[next++] = id;
+  });
+  patternStart[patterns.length] = next;
+  return {
+    category: Int32Array.from(entries, (entry) => entry.categoryIndex),
+    weight: Float64Array.from(entries, (entry) => entry.weight),
+    patternStart,
+    patternEntries,
+  };
 }
 
 /** Compiles a lexicon (see {@link Lexicon} for the matching rules). */
@@ -831,12 +708,6 @@ function isNumberedItem(text: string, at: number, end: number): boolean {
   const mark = text.charCodeAt(j);
   if (mark !== 0x2e && mark !== 0x29 && mark !== 0x3001 && mark !== 0xff0e) return false;
   return j + 1 >= end || text.charCodeAt(j + 1) === 0x20 || text.charCodeAt(j + 1) === 0x09;
-}
-
-function grow(array: Int32Array): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }
 
 function stripStars(phrase: string): string {

@@ -63,10 +63,64 @@
   (func $infoAt (param $at i32) (result i32)
     (i32.load (i32.add (global.get $info) (i32.shl (i32.load16_u (local.get $at)) (i32.const 2)))))
 
-;; Counts one occurrence of pattern `p` found at byte address `at`.
-  (func $record (param $p i32) (param $at i32)
-    (local $lex i32) (local $stamp i32) (local $occ i32)
+  ;; Matches pattern `p` at byte address `at` (Lexicon's #matchAt) and, when it matches, counts
+  ;; the occurrence: the pattern's first position and the list of hits when it is new, its
+  ;; occurrences otherwise. Skipped units are looked through; a separator unit (0) takes one or
+  ;; more spaces or hyphens; a right-bounded pattern must not be followed by a word character.
+  (func $tryPattern (param $p i32) (param $at i32)
+    (local $record i32) (local $units i32) (local $unitsEnd i32) (local $want i32) (local $v i32)
+    (local $j i32) (local $end i32) (local $info i32) (local $lex i32) (local $stamp i32)
+    (local $occ i32)
     (local.set $lex (global.get $lex))
+    (local.set $end (global.get $textEnd))
+    (local.set $info (global.get $info))
+    (local.set $record (i32.add (i32.load offset=68 (local.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
+    (local.set $units (i32.load (local.get $record)))
+    (local.set $unitsEnd (i32.add (local.get $units)
+      (i32.shl (i32.shr_u (i32.load offset=4 (local.get $record)) (i32.const 2)) (i32.const 1))))
+    (local.set $j (local.get $at))
+    (loop $unit
+      (if (i32.lt_u (local.get $units) (local.get $unitsEnd))
+        (then
+          (local.set $want (i32.load16_u (local.get $units)))
+          (local.set $units (i32.add (local.get $units) (i32.const 2)))
+          ;; The next unit that is not skipped.
+          (loop $skip
+            (if (i32.ge_u (local.get $j) (local.get $end)) (then (return)))
+            (local.set $v (i32.load (i32.add (local.get $info)
+              (i32.shl (i32.load16_u (local.get $j)) (i32.const 2)))))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (br_if $skip (i32.eqz (local.get $v))))
+          (br_if $unit (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (local.get $want)))
+          (if (local.get $want) (then (return)))
+          ;; A separator: white space or a hyphen, then any more of them (or skipped units).
+          (if (i32.eqz (call $isSeparator (local.get $v))) (then (return)))
+          (block $separated
+            (loop $more
+              (br_if $separated (i32.ge_u (local.get $j) (local.get $end)))
+              (local.set $v (i32.load (i32.add (local.get $info)
+                (i32.shl (i32.load16_u (local.get $j)) (i32.const 2)))))
+              (br_if $separated
+                (i32.and (i32.ne (local.get $v) (i32.const 0))
+                  (i32.eqz (call $isSeparator (local.get $v)))))
+              (local.set $j (i32.add (local.get $j) (i32.const 2)))
+              (br $more)))
+          (br $unit))))
+    (if (i32.and (i32.load offset=4 (local.get $record)) (i32.const 2))
+      (then
+        (block $bounded
+          (loop $next
+            (br_if $bounded (i32.ge_u (local.get $j) (local.get $end)))
+            (local.set $v (i32.load (i32.add (local.get $info)
+              (i32.shl (i32.load16_u (local.get $j)) (i32.const 2)))))
+            (if (local.get $v)
+              (then
+                (if (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000))
+                  (then (return)))
+                (br $bounded)))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (br $next)))))
+    ;; A match: count it.
     (local.set $stamp (i32.add (i32.load offset=76 (local.get $lex)) (i32.shl (local.get $p) (i32.const 2))))
     (local.set $occ (i32.add (i32.load offset=80 (local.get $lex)) (i32.shl (local.get $p) (i32.const 2))))
     (if (i32.eq (i32.load (local.get $stamp)) (global.get $generation))
@@ -84,95 +138,29 @@
       (local.get $p))
     (global.set $hitCount (i32.add (global.get $hitCount) (i32.const 1))))
 
-  ;; Matches pattern `p` at byte address `at` (Lexicon's #matchAt): 1 when it matches, else 0.
-  ;; Skipped units are looked through; a separator unit (0) takes one or more spaces or hyphens.
-  (func $matches (param $p i32) (param $at i32) (result i32)
-    (local $record i32) (local $units i32) (local $unitsEnd i32) (local $want i32) (local $v i32)
-    (local $end i32) (local $info i32)
-    (local.set $end (global.get $textEnd))
-    (local.set $info (global.get $info))
-    (local.set $record (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
-    (local.set $units (i32.load (local.get $record)))
-    (local.set $unitsEnd (i32.add (local.get $units)
-      (i32.shl (i32.shr_u (i32.load offset=4 (local.get $record)) (i32.const 2)) (i32.const 1))))
-    (block $fail
-      (loop $unit
-        (if (i32.lt_u (local.get $units) (local.get $unitsEnd))
-          (then
-            (local.set $want (i32.load16_u (local.get $units)))
-            (local.set $units (i32.add (local.get $units) (i32.const 2)))
-            ;; The next unit that is not skipped.
-            (loop $skip
-              (br_if $fail (i32.ge_u (local.get $at) (local.get $end)))
-              (local.set $v (i32.load (i32.add (local.get $info)
-                (i32.shl (i32.load16_u (local.get $at)) (i32.const 2)))))
-              (local.set $at (i32.add (local.get $at) (i32.const 2)))
-              (br_if $skip (i32.eqz (local.get $v))))
-            (br_if $unit (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (local.get $want)))
-            (br_if $fail (local.get $want))
-            ;; A separator: white space or a hyphen, then any more of them (or skipped units).
-            (br_if $fail (i32.eqz (call $isSeparator (local.get $v))))
-            (block $separated
-              (loop $more
-                (br_if $separated (i32.ge_u (local.get $at) (local.get $end)))
-                (local.set $v (i32.load (i32.add (local.get $info)
-                  (i32.shl (i32.load16_u (local.get $at)) (i32.const 2)))))
-                (br_if $separated
-                  (i32.and (i32.ne (local.get $v) (i32.const 0))
-                    (i32.eqz (call $isSeparator (local.get $v)))))
-                (local.set $at (i32.add (local.get $at) (i32.const 2)))
-                (br $more)))
-            (br $unit))))
-      ;; Right-bounded: the next unit that is not skipped must not be a word character.
-      (if (i32.and (i32.load offset=4 (local.get $record)) (i32.const 2))
-        (then
-          (block $bounded
-            (loop $next
-              (br_if $bounded (i32.ge_u (local.get $at) (local.get $end)))
-              (local.set $v (i32.load (i32.add (local.get $info)
-                (i32.shl (i32.load16_u (local.get $at)) (i32.const 2)))))
-              (if (local.get $v)
-                (then
-                  (br_if $fail (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)))
-                  (br $bounded)))
-              (local.set $at (i32.add (local.get $at) (i32.const 2)))
-              (br $next)))))
-      (return (i32.const 1)))
-    (i32.const 0))
-
   ;; Whether unit info `v` is a separator inside a phrase (white space or a hyphen).
   (func $isSeparator (param $v i32) (result i32)
     (i32.or
       (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x2d))
       (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))))
 
-  ;; Checks each pattern of the list at `list` (its length, then pattern ids) at `at`.
-  (func $checkList (param $list i32) (param $at i32)
-    (local $listEnd i32) (local $p i32)
+  ;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`.
+  (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32)
+    (local $slot i32) (local $list i32) (local $listEnd i32)
+    (local.set $slot (i32.and (local.get $h) (local.get $mask)))
+    (loop $find
+      (local.set $list (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+      (if (i32.eqz (local.get $list)) (then (return)))
+      (if (i32.ne (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
+            (local.get $h))
+        (then
+          (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+          (br $find))))
     (local.set $listEnd (i32.add (local.get $list) (i32.shl (i32.load (local.get $list)) (i32.const 2))))
     (loop $next
       (local.set $list (i32.add (local.get $list) (i32.const 4)))
-      (local.set $p (i32.load (local.get $list)))
-      (if (call $matches (local.get $p) (local.get $at))
-        (then (call $record (local.get $p) (local.get $at))))
+      (call $tryPattern (i32.load (local.get $list)) (local.get $at))
       (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
-
-  ;; Looks key `h` up in the table at [table, mask] and checks its patterns at `at`.
-  (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32)
-    (local $slot i32) (local $list i32)
-    (local.set $slot (i32.add (local.get $table) (i32.shl (i32.and (local.get $h) (local.get $mask)) (i32.const 3))))
-    (loop $next
-      (local.set $list (i32.load offset=4 (local.get $slot)))
-      (if (i32.eqz (local.get $list)) (then (return)))
-      (if (i32.eq (i32.load (local.get $slot)) (local.get $h))
-        (then
-          (call $checkList (local.get $list) (local.get $at))
-          (return)))
-      (local.set $slot (i32.add (local.get $table) (i32.shl
-        (i32.and (i32.add (i32.shr_u (i32.sub (local.get $slot) (local.get $table)) (i32.const 3)) (i32.const 1))
-          (local.get $mask))
-        (i32.const 3))))
-      (br $next)))
 
   ;; Whether folded unit `f` starts an `anywhere` entry.
   (func $startsAnywhere (param $f i32) (result i32)
@@ -223,11 +211,10 @@
             (i32.and (i32.load offset=4 (i32.add (i32.load offset=68 (local.get $lex))
               (i32.shl (local.get $p) (i32.const 3)))) (i32.const 1))
             (call $wordBefore (local.get $at))))
-        (if (call $matches (local.get $p) (local.get $at))
-          (then (call $record (local.get $p) (local.get $at)))))
+        (call $tryPattern (local.get $p) (local.get $at)))
       (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
 
-;; Reads the word at `at` again, in order: at each length n < 32 that some prefix entry has and
+  ;; Reads the word at `at` again, in order: at each length n < 32 that some prefix entry has and
   ;; whose hash passes the prefix filter, probes the prefix table; at each letter that starts an
   ;; `anywhere` entry (`*stem` lexicons), checks those. Called only when the word loop's filters
   ;; say one of them may match.
@@ -290,7 +277,7 @@
     (local.set $c (i32.load16_u (local.get $j)))
     (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x09))))
 
-;; A word starts at `at` with an ASCII digit: counts a number, and a numbered line when the word
+  ;; A word starts at `at` with an ASCII digit: counts a number, and a numbered line when the word
   ;; starts a line.
   (func $digitWord (param $at i32) (param $lineStart i32)
     (i32.store offset=4 (i32.const 0) (i32.add (i32.load offset=4 (i32.const 0)) (i32.const 1)))

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createProvider } from '../../llm/config.js';
+import { plainDecision } from '../../tier/decision.js';
 import {
   createTierRouter,
   isTier,
@@ -68,7 +69,7 @@ export function registerTier(program: Command): void {
       if (flags.json) {
         const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
         process.stdout.write(
-          `${JSON.stringify({ ...decision, ...(dimensions ? { dimensions } : {}) })}\n`,
+          `${JSON.stringify({ ...plainDecision(decision), ...(dimensions ? { dimensions } : {}) })}\n`,
         );
       } else {
         process.stdout.write(formatDecision(decision));
