@@ -84,6 +84,8 @@ interface Pattern {
   readonly units: Int32Array;
   readonly leftBounded: boolean;
   readonly rightBounded: boolean;
+  /** Whole units are letters of one word, bounded on both sides (`prove`, not `c++`, `optimi*`). */
+  readonly singleWord: boolean;
   readonly entries: number[];
 }
 
@@ -205,6 +207,7 @@ export class Lexicon {
           units,
           leftBounded: !leftOpen && firstClass === WORD,
           rightBounded: !rightOpen && lastClass === WORD,
+          singleWord: !leftOpen && !rightOpen && classes.every((cls) => cls === WORD),
           entries: [entry.id],
         });
         if (!leftOpen && firstClass === WORD) {

@@ -44,7 +44,8 @@
   ;; 56 anywhere table    60 its mask
   ;; 64 flags: 1 anywhere entries, 2 anywhere entries that start with a letter (`*stem`),
   ;;           4 prefix entries
-  ;; 68 patterns (8 bytes each: units address, unit count << 2 | 1 left-bounded | 2 right-bounded)
+  ;; 68 patterns (8 bytes each: units address, and unit count << 3 | 1 left-bounded
+  ;;    | 2 right-bounded | 4 one word: letters only, bounded on both sides)
   ;; 72 (unused)   76 stamps   80 occurrences   84 first positions
   ;; 88 hits (pattern ids)   92 generation   96 pattern count
   ;; A table slot is 8 bytes: key (a hash, or a folded unit for the anywhere table), and the
@@ -58,26 +59,25 @@
   (global $base (mut i32) (i32.const 0))
   (global $generation (mut i32) (i32.const 0))
   (global $hitCount (mut i32) (i32.const 0))
+  ;; Bytes from a text unit to its folded copy (see $probe).
+  (global $folded (mut i32) (i32.const 0))
 
   ;; The info of the unit at byte address `at`.
   (func $infoAt (param $at i32) (result i32)
     (i32.load (i32.add (global.get $info) (i32.shl (i32.load16_u (local.get $at)) (i32.const 2)))))
 
   ;; Matches pattern `p` at byte address `at` (Lexicon's #matchAt) and, when it matches, counts
-  ;; the occurrence: the pattern's first position and the list of hits when it is new, its
-  ;; occurrences otherwise. Skipped units are looked through; a separator unit (0) takes one or
-  ;; more spaces or hyphens; a right-bounded pattern must not be followed by a word character.
+  ;; the occurrence. Skipped units are looked through; a separator unit (0) takes one or more
+  ;; spaces or hyphens; a right-bounded pattern must not be followed by a word character.
   (func $tryPattern (param $p i32) (param $at i32)
     (local $record i32) (local $units i32) (local $unitsEnd i32) (local $want i32) (local $v i32)
-    (local $j i32) (local $end i32) (local $info i32) (local $lex i32) (local $stamp i32)
-    (local $occ i32)
-    (local.set $lex (global.get $lex))
+    (local $j i32) (local $end i32) (local $info i32)
     (local.set $end (global.get $textEnd))
     (local.set $info (global.get $info))
-    (local.set $record (i32.add (i32.load offset=68 (local.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
+    (local.set $record (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
     (local.set $units (i32.load (local.get $record)))
     (local.set $unitsEnd (i32.add (local.get $units)
-      (i32.shl (i32.shr_u (i32.load offset=4 (local.get $record)) (i32.const 2)) (i32.const 1))))
+      (i32.shl (i32.shr_u (i32.load offset=4 (local.get $record)) (i32.const 3)) (i32.const 1))))
     (local.set $j (local.get $at))
     (loop $unit
       (if (i32.lt_u (local.get $units) (local.get $unitsEnd))
@@ -120,7 +120,13 @@
                 (br $bounded)))
             (local.set $j (i32.add (local.get $j) (i32.const 2)))
             (br $next)))))
-    ;; A match: count it.
+    (call $count (local.get $p) (local.get $at)))
+
+  ;; Counts an occurrence of pattern `p` found at `at`: its first position and the list of hits
+  ;; when it is new in this scan, its occurrences otherwise.
+  (func $count (param $p i32) (param $at i32)
+    (local $lex i32) (local $stamp i32) (local $occ i32)
+    (local.set $lex (global.get $lex))
     (local.set $stamp (i32.add (i32.load offset=76 (local.get $lex)) (i32.shl (local.get $p) (i32.const 2))))
     (local.set $occ (i32.add (i32.load offset=80 (local.get $lex)) (i32.shl (local.get $p) (i32.const 2))))
     (if (i32.eq (i32.load (local.get $stamp)) (global.get $generation))
@@ -144,9 +150,13 @@
       (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x2d))
       (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))))
 
-  ;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`.
-  (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32)
-    (local $slot i32) (local $list i32) (local $listEnd i32)
+;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
+  ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
+  ;; verified against the folded copy of its letters (an 8-byte compare for most words); other
+  ;; patterns, and words with skipped units (longer than their letters), the general way.
+  (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32) (param $end i32)
+    (local $slot i32) (local $list i32) (local $listEnd i32) (local $p i32) (local $meta i32)
+    (local $a i32) (local $b i32) (local $n i32)
     (local.set $slot (i32.and (local.get $h) (local.get $mask)))
     (loop $find
       (local.set $list (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
@@ -159,7 +169,36 @@
     (local.set $listEnd (i32.add (local.get $list) (i32.shl (i32.load (local.get $list)) (i32.const 2))))
     (loop $next
       (local.set $list (i32.add (local.get $list) (i32.const 4)))
-      (call $tryPattern (i32.load (local.get $list)) (local.get $at))
+      (local.set $p (i32.load (local.get $list)))
+      (local.set $meta (i32.load offset=4
+        (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3)))))
+      (block $tried
+        (if (i32.and
+              (i32.ne (i32.and (local.get $meta) (i32.const 4)) (i32.const 0))
+              (i32.eq (i32.sub (local.get $end) (local.get $at))
+                (i32.shl (i32.shr_u (local.get $meta) (i32.const 3)) (i32.const 1))))
+          (then
+            (local.set $a (i32.add (local.get $at) (global.get $folded)))
+            (local.set $b (i32.load
+              (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3)))))
+            (local.set $n (i32.sub (local.get $end) (local.get $at)))
+            (block $differ
+              (loop $chunk
+                (if (i32.gt_u (local.get $n) (i32.const 8))
+                  (then
+                    (br_if $differ (i64.ne (i64.load (local.get $a)) (i64.load (local.get $b))))
+                    (local.set $a (i32.add (local.get $a) (i32.const 8)))
+                    (local.set $b (i32.add (local.get $b) (i32.const 8)))
+                    (local.set $n (i32.sub (local.get $n) (i32.const 8)))
+                    (br $chunk))))
+              ;; The last 2 to 8 bytes.
+              (br_if $differ (i64.ne
+                (i64.and (i64.xor (i64.load (local.get $a)) (i64.load (local.get $b)))
+                  (i64.shr_u (i64.const -1) (i64.extend_i32_u (i32.shl (i32.sub (i32.const 8) (local.get $n)) (i32.const 3)))))
+                (i64.const 0)))
+              (call $count (local.get $p) (local.get $at)))
+            (br $tried)))
+        (call $tryPattern (local.get $p) (local.get $at)))
       (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
 
   ;; Whether folded unit `f` starts an `anywhere` entry.
@@ -244,7 +283,7 @@
             (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask)))))
         (then
           (call $probe (i32.load offset=16 (local.get $lex)) (i32.load offset=20 (local.get $lex))
-            (local.get $h) (local.get $at))))
+            (local.get $h) (local.get $at) (i32.const 0))))
       (if (i32.and (local.get $flags) (i32.const 2))
         (then
           (if (call $startsAnywhere (i32.and (local.get $v) (i32.const 0xffff)))
@@ -293,7 +332,7 @@
   ;; Few values stay in locals (V8 spills the rest, and spills in the word loops cost more than
   ;; the loops themselves): the counters of rare events live in the result struct.
   (func (export "scan") (param $lex i32) (param $info i32) (param $text i32) (param $count i32)
-    (param $base i32) (result i32)
+    (param $base i32) (param $folded i32) (result i32)
     (local $i i32) (local $end i32) (local $v i32) (local $f i32) (local $h i32)
     (local $nonAscii i32) (local $mask i32) (local $filter i32) (local $filterMask i32) (local $mode i32)
     (local $wordStart i32) (local $prevStart i32) (local $prevHash i32) (local $lineStart i32)
@@ -303,6 +342,7 @@
     (global.set $textStart (local.get $text))
     (global.set $textEnd (local.get $end))
     (global.set $base (local.get $base))
+    (global.set $folded (local.get $folded))
     (global.set $hitCount (i32.const 0))
     (memory.fill (i32.const 0) (i32.const 0) (i32.const 36))
     ;; A new generation of stamps; when the counter wraps, clear them all.
@@ -347,15 +387,16 @@
                     (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
                     (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                       (i32.const 0x01000193)))
+                    (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))
                     (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-                    (br_if $plain (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)))
+                    (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br_if $wordEnd (local.get $v))
                     (loop $skip
                       (local.set $i (i32.add (local.get $i) (i32.const 2)))
                       (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                       (br_if $skip (i32.eqz (local.get $v))))
-                    (br_if $plain (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)))
+                    (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br $wordEnd))))
               (if (i32.eq (local.get $mode) (i32.const 1))
                 (then
@@ -365,15 +406,16 @@
                       (i32.const 0x01000193)))
                     (local.set $mask (i32.or (local.get $mask)
                       (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))))
+                    (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))
                     (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-                    (br_if $prefixed (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)))
+                    (br_if $prefixed (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br_if $wordEnd (local.get $v))
                     (loop $skip
                       (local.set $i (i32.add (local.get $i) (i32.const 2)))
                       (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                       (br_if $skip (i32.eqz (local.get $v))))
-                    (br_if $prefixed (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)))
+                    (br_if $prefixed (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br $wordEnd))))
               (loop $stems
                 (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
@@ -383,15 +425,16 @@
                   (i32.or
                     (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))
                     (call $startsAnywhere (i32.and (local.get $v) (i32.const 0xffff))))))
+                (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
                 (local.set $i (i32.add (local.get $i) (i32.const 2)))
                 (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-                (br_if $stems (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)))
+                (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))
                 (br_if $wordEnd (local.get $v))
                 (loop $skip
                   (local.set $i (i32.add (local.get $i) (i32.const 2)))
                   (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                   (br_if $skip (i32.eqz (local.get $v))))
-                (br_if $stems (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)))))
+                (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))))
             ;; The word ended before unit `i`, which the outer loop takes next.
             (if (local.get $mask) (then (call $rewalk (local.get $wordStart))))
             ;; The lookups behind their filters (most words are in neither): the pair with the
@@ -410,14 +453,14 @@
                       (i32.shl (i32.const 1) (i32.and (local.get $v) (i32.const 7))))
                   (then
                     (call $probe (i32.load offset=8 (local.get $lex)) (i32.load offset=12 (local.get $lex))
-                      (local.get $f) (local.get $prevStart))))))
+                      (local.get $f) (local.get $prevStart) (i32.const 0))))))
             (local.set $v (i32.shr_u (local.get $h) (i32.load offset=40 (local.get $lex))))
             (if (i32.and
                   (i32.load8_u (i32.add (i32.load offset=36 (local.get $lex)) (i32.shr_u (local.get $v) (i32.const 3))))
                   (i32.shl (i32.const 1) (i32.and (local.get $v) (i32.const 7))))
               (then
                 (call $probe (i32.load (local.get $lex)) (i32.load offset=4 (local.get $lex))
-                  (local.get $h) (local.get $wordStart))))
+                  (local.get $h) (local.get $wordStart) (local.get $i))))
             (local.set $prevStart (local.get $wordStart))
             (local.set $prevHash (local.get $h))
             (br $outer)))

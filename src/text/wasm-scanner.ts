@@ -36,6 +36,8 @@ export interface WasmLexicon {
     readonly units: Int32Array;
     readonly leftBounded: boolean;
     readonly rightBounded: boolean;
+    /** All letters of one word, bounded on both sides: verified against the folded copy. */
+    readonly singleWord: boolean;
   }[];
   /** Hash tables from a word (pair, prefix) hash to the patterns to verify there. */
   readonly exact: WasmTable;
@@ -87,7 +89,14 @@ interface WasmApi {
 }
 interface ScanExports {
   readonly memory: WasmMemory;
-  readonly scan: (lex: number, info: number, text: number, count: number, base: number) => number;
+  readonly scan: (
+    lex: number,
+    info: number,
+    text: number,
+    count: number,
+    base: number,
+    folded: number,
+  ) => number;
 }
 
 /** The shared module instance. */
@@ -98,7 +107,11 @@ export class WasmScanner {
   #u16 = new Uint16Array(0);
   #u8 = new Uint8Array(0);
   #top = RESULT_BYTES;
-  /** The text area (byte address) and its room in units (the sentinel included). */
+  /**
+   * The text area (byte address) and its room in units (the sentinel included), followed by as
+   * much room again where the word loops write the folded letters (and 8 bytes of slack, for
+   * the 8-byte compares that verify a one-word entry).
+   */
   #textAt = 0;
   #textRoom = 0;
   readonly #free = new Map<number, number[]>();
@@ -110,8 +123,8 @@ export class WasmScanner {
   constructor(exports: ScanExports) {
     this.#exports = exports;
     this.#views();
-    this.#textAt = this.#allocate(4096 * 2);
     this.#textRoom = 4096;
+    this.#textAt = this.#allocate(textBytes(this.#textRoom));
   }
 
   /** The module's memory as i32s (replaced when memory grows: read it after each scan). */
@@ -154,13 +167,13 @@ export class WasmScanner {
       this.#buffer.write(part, at, count * 2, 'utf16le');
     }
     this.#u16[(at >> 1) + count] = block.sentinel;
-    return this.#exports.scan(block.lex, block.info, at, count, start);
+    return this.#exports.scan(block.lex, block.info, at, count, start, this.#textRoom * 2);
   }
 
   #growText(units: number): void {
-    this.#release(this.#textAt, this.#textRoom * 2);
+    this.#release(this.#textAt, textBytes(this.#textRoom));
     const room = Math.max(units, this.#textRoom * 2);
-    this.#textAt = this.#allocate(room * 2);
+    this.#textAt = this.#allocate(textBytes(room));
     this.#textRoom = room;
   }
 
@@ -180,8 +193,10 @@ export class WasmScanner {
     for (let c = 0; c < 0x10000; c++) {
       const f = fold[c]!;
       const cls = classOf[f]!;
-      // Bit 31: a word character outside ASCII (TextStats.nonAsciiWordChars counts them).
-      const v = f === 0 ? 0 : f | (cls << 16) | (cls === 1 && c > 0x7f ? 1 << 31 : 0);
+      // Bit 30: a word character (one test in the word loops); bit 31: a word character outside
+      // ASCII (TextStats.nonAsciiWordChars counts them).
+      const word = cls === 1 ? (1 << 30) | (c > 0x7f ? 1 << 31 : 0) : 0;
+      const v = f === 0 ? 0 : f | (cls << 16) | word;
       i32[base + c] = v;
       if (sentinel < 0 && v !== 0 && cls !== 1) sentinel = c;
     }
@@ -266,7 +281,7 @@ class BlockLayout {
     this.#patterns = take(count * 8);
     let units = 0;
     for (const pattern of lexicon.patterns) units += pattern.units.length;
-    this.#units = take(units * 2);
+    this.#units = take(units * 2 + 8); // + slack: one-word entries are compared 8 bytes at a time
     this.#stamps = take(count * 4);
     this.occurrences = take(count * 4);
     this.first = take(count * 4);
@@ -350,9 +365,10 @@ class BlockLayout {
     lexicon.patterns.forEach((pattern, p) => {
       i32[((lex + this.#patterns) >> 2) + 2 * p] = units;
       i32[((lex + this.#patterns) >> 2) + 2 * p + 1] =
-        (pattern.units.length << 2) |
+        (pattern.units.length << 3) |
         (pattern.leftBounded ? 1 : 0) |
-        (pattern.rightBounded ? 2 : 0);
+        (pattern.rightBounded ? 2 : 0) |
+        (pattern.singleWord ? 4 : 0);
       for (const unit of pattern.units) {
         u16[units >> 1] = unit === -1 ? 0 : unit; // a separator (-1 in lexicon.ts) is 0 here
         units += 2;
@@ -373,6 +389,11 @@ class BlockLayout {
       if (table.counts[slot] !== 0) u8[at + ((table.hashes[slot]! >>> 12) & (bytes - 1))] = 1;
     }
   }
+}
+
+/** Bytes of a text area of `room` units: the text, the folded copy, 8 bytes of slack. */
+function textBytes(room: number): number {
+  return room * 4 + 8;
 }
 
 function listBytes(counts: Int32Array): number {

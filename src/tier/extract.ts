@@ -231,5 +231,14 @@ function append<T>(list: T[] | undefined, item: T): T[] {
 
 function opensLikeSystemPrompt(text: string, openers: readonly string[]): boolean {
   const head = text.trimStart().slice(0, 40).toLowerCase();
-  return openers.some((opener) => head.startsWith(opener.toLowerCase()));
+  let lowered = loweredOpeners.get(openers);
+  if (!lowered) {
+    lowered = openers.map((opener) => opener.toLowerCase());
+    loweredOpeners.set(openers, lowered);
+  }
+  for (const opener of lowered) if (head.startsWith(opener)) return true;
+  return false;
 }
+
+/** Persona openers in lower case, per options list (lower-casing them per call cost ~0.8 µs). */
+const loweredOpeners = new WeakMap<readonly string[], readonly string[]>();
