@@ -1,6 +1,7 @@
+import type { TierDecision } from '../tier/decision.js';
 import type { TierRequest } from '../tier/extract.js';
 import { TierRequestError } from '../tier/extract.js';
-import type { TierDecision, TierRouter } from '../tier/router.js';
+import type { TierRouter } from '../tier/router.js';
 import type { ChatRequestBody, TierChoice, TierRouterPort } from './decide.js';
 import { HttpError } from './errors.js';
 

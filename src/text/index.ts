@@ -19,9 +19,9 @@ export {
   type LexiconEntry,
   type LexiconEntryInput,
   type LexiconOptions,
-  LexiconScan,
   type LexiconSpec,
 } from './lexicon.js';
+export { LexiconScan } from './lexicon-scan.js';
 export { estimateTextTokens, textStats } from './measure.js';
 export { sanitizeText } from './sanitize.js';
 export { emptyStats, estimateTokens, type TextStats } from './stats.js';

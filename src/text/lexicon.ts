@@ -6,8 +6,11 @@ import {
   UNBOUNDED as UNBOUNDED_CLASS,
   WORD as WORD_CLASS,
 } from './chars.js';
-import { emptyStats, type TextStats } from './stats.js';
-import { CANDIDATE, type WasmScanner, wasmScanner } from './wasm-scanner.js';
+import { type EntryTables, LexiconScan } from './lexicon-scan.js';
+import { type WasmBlock, type WasmScanner, wasmScanner } from './wasm-scanner.js';
+
+// LexiconScan lives in its own file; importers of this module keep finding it here.
+export { LexiconScan };
 
 /**
  * A keyword lexicon compiled once and matched in one pass over a text.
@@ -54,10 +57,10 @@ export interface LexiconOptions {
   /** The fold table (see `extendFoldTable`); defaults to the shared table. */
   readonly fold?: FoldTable;
   /**
-   * `auto` (default) scans texts of 32 UTF-16 units or more with the WebAssembly scanner where
-   * WebAssembly is available (below that, its fixed cost is more than it saves), and the rest in
-   * JS; `js` always scans in JS; `wasm` uses WebAssembly whatever the length, where available
-   * (for tests). All find exactly the same entries and statistics.
+   * `auto` (default) and `wasm` scan with the WebAssembly scanner where WebAssembly is available
+   * (it is faster at every length, from an empty text on: measured), and in JS elsewhere; `js`
+   * always scans in JS (the reference the WebAssembly scanner is tested against). All find
+   * exactly the same entries and statistics.
    */
   readonly scanner?: 'auto' | 'js' | 'wasm';
 }
@@ -68,12 +71,6 @@ const OTHER: number = OTHER_CLASS;
 const WORD: number = WORD_CLASS;
 const SPACE: number = SPACE_CLASS;
 const UNBOUNDED: number = UNBOUNDED_CLASS;
-const EXACT_CANDIDATE: number = CANDIDATE.exact;
-const PAIR_CANDIDATE: number = CANDIDATE.pair;
-const PREFIX_CANDIDATE: number = CANDIDATE.prefix;
-const ANYWHERE_CANDIDATE: number = CANDIDATE.anywhere;
-const NUMBERED_CANDIDATE: number = CANDIDATE.numbered;
-const BULLET_CANDIDATE: number = CANDIDATE.bullet;
 
 // Pattern units: folded code units, and this marker for "one or more spaces or hyphens".
 const SEP = -1;
@@ -87,6 +84,8 @@ interface Pattern {
   readonly units: Int32Array;
   readonly leftBounded: boolean;
   readonly rightBounded: boolean;
+  /** Whole units are letters of one word, bounded on both sides (`prove`, not `c++`, `optimi*`). */
+  readonly singleWord: boolean;
   readonly entries: number[];
 }
 
@@ -99,9 +98,9 @@ class WordTable {
   readonly patterns: Int32Array;
 
   constructor(groups: Map<number, number[]>) {
-    // Sparse on purpose (at most 1/4 full, at least 256 slots): most words of a text are not
-    // keywords, and a sparse table answers "no" with one read of an empty slot.
-    let size = 256;
+    // Sparse on purpose (at most 1/4 full): most words of a text are not keywords, and a sparse
+    // table answers "no" with one read of an empty slot.
+    let size = 16;
     while (size < groups.size * 4) size <<= 1;
     this.mask = size - 1;
     this.hashes = new Int32Array(size);
@@ -126,6 +125,8 @@ class WordTable {
 export class Lexicon {
   readonly entries: readonly LexiconEntry[];
   readonly categories: readonly string[];
+  /** @internal The entries and patterns in flat arrays (read by LexiconScan). */
+  readonly entryTables: EntryTables;
   readonly #categoryIndex: ReadonlyMap<string, number>;
   readonly #fold: FoldTable;
   readonly #classOf: Uint8Array;
@@ -140,40 +141,26 @@ export class Lexicon {
   readonly #prefixFilter: Uint8Array;
   /** Bit n set when some prefix pattern is n letters long (n < 32). */
   readonly #prefixLengths: number;
-  // Patterns checked at every position whose folded unit has an entry here (CJK, symbols, `*x`).
-  readonly #anywhereHead: Int32Array;
-  readonly #anywhereList: Int32Array;
-  readonly #anywhereCount: Int32Array;
+  // Patterns checked at every position whose folded unit starts one (CJK, symbols, `*x`): a bit
+  // per folded unit (only when there are such patterns), and the patterns by unit.
+  readonly #anywhereBits: Uint8Array | undefined;
+  readonly #anywhere: Map<number, number[]>;
   readonly #hasAnywhereWordStarts: boolean;
   // Per-entry scratch of the scan in progress (a scan is synchronous, so one set suffices).
   readonly #stamp: Int32Array;
   readonly #occurrences: Int32Array;
   readonly #firstIndex: Int32Array;
   #generation = 0;
-  /** The WebAssembly scanner and this lexicon's blocks in it (prepared on first use). */
-  /** Shortest text scanned with WebAssembly (0: always, Infinity: never). */
-  readonly #wasmFrom: number;
-  #wasm: { scanner: WasmScanner; lex: number; info: number } | undefined;
-  // The scan in progress, for the candidate callback (a scan is synchronous).
-  #text = '';
-  #start = 0;
-  #end = 0;
-  #result: LexiconScan | undefined;
-  #numbered = 0;
-  #bullets = 0;
-  readonly #verify = (candidates: Int32Array, count: number): void => {
-    for (let k = 0; k < count; k++) {
-      const word = candidates[2 * k]!;
-      this.#candidate(word & 7, word >>> 3, candidates[2 * k + 1]!);
-    }
-  };
+  /** Whether to scan with WebAssembly where it is available. */
+  readonly #useWasm: boolean;
+  /** The WebAssembly scanner and this lexicon's block in it (prepared on first use). */
+  #wasm: { scanner: WasmScanner; block: WasmBlock } | undefined;
 
   constructor(spec: LexiconSpec, options: LexiconOptions = {}) {
     const { classOf, fold } = charTables();
     this.#fold = options.fold ?? fold;
     this.#classOf = classOf;
-    this.#wasmFrom =
-      options.scanner === 'js' ? Number.POSITIVE_INFINITY : options.scanner === 'wasm' ? 0 : 32;
+    this.#useWasm = options.scanner !== 'js';
     this.categories = Object.keys(spec);
     this.#categoryIndex = new Map(this.categories.map((name, index) => [name, index]));
     const entries: LexiconEntry[] = [];
@@ -184,6 +171,7 @@ export class Lexicon {
     const prefixFilter = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
     const prefixFilter2 = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
     const anywhere = new Map<number, number[]>();
+    this.#anywhere = anywhere;
     let prefixLengths = 0;
     let hasAnywhereWordStarts = false;
 
@@ -219,6 +207,7 @@ export class Lexicon {
           units,
           leftBounded: !leftOpen && firstClass === WORD,
           rightBounded: !rightOpen && lastClass === WORD,
+          singleWord: !leftOpen && !rightOpen && classes.every((cls) => cls === WORD),
           entries: [entry.id],
         });
         if (!leftOpen && firstClass === WORD) {
@@ -258,18 +247,17 @@ export class Lexicon {
     this.#prefixFilter2 = prefixFilter2;
     this.#prefixLengths = prefixLengths;
     this.#hasAnywhereWordStarts = hasAnywhereWordStarts;
-    this.#anywhereHead = new Int32Array(0x10000).fill(-1);
-    this.#anywhereCount = new Int32Array(0x10000);
-    const list: number[] = [];
-    for (const [unit, ids] of anywhere) {
-      this.#anywhereHead[unit] = list.length;
-      this.#anywhereCount[unit] = ids.length;
-      list.push(...ids);
+    if (anywhere.size > 0) {
+      const bits = new Uint8Array(0x10000 / 8);
+      for (const unit of anywhere.keys()) bits[unit >>> 3]! |= 1 << (unit & 7);
+      this.#anywhereBits = bits;
+    } else {
+      this.#anywhereBits = undefined;
     }
-    this.#anywhereList = Int32Array.from(list);
     this.#stamp = new Int32Array(entries.length);
     this.#occurrences = new Int32Array(entries.length);
     this.#firstIndex = new Int32Array(entries.length);
+    this.entryTables = flatTables(entries, this.#patterns);
   }
 
   /** The index of a category, for the fast accessors of {@link LexiconScan}. */
@@ -280,18 +268,49 @@ export class Lexicon {
   }
 
   /**
+   * Labels of the entries of a category among the first `count` of `entryIds`, in order, each
+   * label once, at most `limit` (see {@link LexiconScan.labels}). Allocates.
+   */
+  labelsOf(
+    entryIds: ArrayLike<number>,
+    count: number,
+    categoryIndex: number,
+    limit = Number.POSITIVE_INFINITY,
+  ): string[] {
+    const out: string[] = [];
+    const entries = this.entries;
+    for (let k = 0; k < count && out.length < limit; k++) {
+      const entry = entries[entryIds[k]!]!;
+      if (entry.categoryIndex === categoryIndex && !out.includes(entry.label))
+        out.push(entry.label);
+    }
+    return out;
+  }
+
+  /**
    * Scans `text` (or `text[start, end)`) once and returns every entry found and the text's
    * statistics. Pass a scan from an earlier call as `into` to reuse its memory: it is reset.
    */
   scan(text: string, into?: LexiconScan, start = 0, end = text.length): LexiconScan {
     const result = into ?? new LexiconScan(this);
     if (result.lexicon !== this) throw new RangeError('scan result belongs to another lexicon');
+    const wasm = this.#useWasm ? (this.#wasm ?? this.#wasmOf()) : undefined;
+    if (wasm) {
+      const hitCount = wasm.scanner.scan(text, start, end, wasm.block);
+      result.fromWasm(wasm.scanner.i32, wasm.block, hitCount, end - start);
+      return result;
+    }
+    this.#scanJs(text, result, start, end);
+    return result;
+  }
+
+  /** The scan in JS: the reference the WebAssembly scanner is tested against, and its fallback. */
+  #scanJs(text: string, result: LexiconScan, start: number, end: number): void {
     result.reset();
     const stats = result.stats;
     const fold = this.#fold;
     const classOf = this.#classOf;
-    const anywhereHead = this.#anywhereHead;
-    const hasAnywhere = this.#anywhereList.length > 0;
+    const anywhereBits = this.#anywhereBits;
     const hasAnywhereWordStarts = this.#hasAnywhereWordStarts;
     const prefixLengths = this.#prefixLengths;
     const exact = this.#exact;
@@ -308,11 +327,6 @@ export class Lexicon {
     if (this.#generation === 0) {
       this.#stamp.fill(0);
       this.#generation = 1;
-    }
-    const wasm = end - start >= this.#wasmFrom ? this.#wasmOf() : undefined;
-    if (wasm) {
-      this.#scanWasm(wasm, text, start, end, result);
-      return result;
     }
 
     let wordStart = -1;
@@ -365,7 +379,7 @@ export class Lexicon {
             this.#probe(this.#prefix, hash, text, wordStart, end, result);
           }
         }
-        if (hasAnywhereWordStarts && anywhereHead[f]! >= 0)
+        if (hasAnywhereWordStarts && (anywhereBits![f >>> 3]! & (1 << (f & 7))) !== 0)
           this.#tryAnywhere(f, text, i, start, end, result);
         continue;
       }
@@ -415,7 +429,8 @@ export class Lexicon {
           }
         }
       }
-      if (hasAnywhere && anywhereHead[f]! >= 0) this.#tryAnywhere(f, text, i, start, end, result);
+      if (anywhereBits !== undefined && (anywhereBits[f >>> 3]! & (1 << (f & 7))) !== 0)
+        this.#tryAnywhere(f, text, i, start, end, result);
     }
     if (wordStart >= 0) {
       if (previousStart >= 0) {
@@ -433,89 +448,24 @@ export class Lexicon {
     stats.questionMarks = questions;
     stats.numberedLines = numbered;
     stats.bulletLines = bullets;
-    result.collect(this.#stamp, this.#generation, this.#occurrences, this.#firstIndex);
-    return result;
+    result.collect(this.#occurrences, this.#firstIndex);
   }
 
-  /** The WebAssembly scanner with this lexicon's tables in it, or `undefined` (scan in JS). */
-  #wasmOf(): { scanner: WasmScanner; lex: number; info: number } | undefined {
-    if (this.#wasm) return this.#wasm;
+  /** The WebAssembly scanner with this lexicon in it, or `undefined` (scan in JS). */
+  #wasmOf(): { scanner: WasmScanner; block: WasmBlock } | undefined {
     const scanner = wasmScanner();
     if (!scanner) return undefined;
-    const anywhere: number[] = [];
-    for (let unit = 0; unit < 0x10000; unit++)
-      if (this.#anywhereHead[unit]! >= 0) anywhere.push(unit);
-    const { lex, info } = scanner.prepare(this, this.#fold, this.#classOf, {
+    const block = scanner.prepare(this, this.#fold, this.#classOf, {
+      patterns: this.#patterns,
       exact: this.#exact,
       pair: this.#bigram,
       prefix: this.#prefix,
       prefixLengths: this.#prefixLengths,
-      prefixFilter: this.#prefixFilter,
-      prefixFilter2: this.#prefixFilter2,
-      anywhereUnits: anywhere,
-      hasAnywhere: this.#anywhereList.length > 0,
-      hasAnywhereWordStarts: this.#hasAnywhereWordStarts,
+      anywhere: this.#anywhere,
+      anywhereWordStarts: this.#hasAnywhereWordStarts,
     });
-    this.#wasm = { scanner, lex, info };
+    this.#wasm = { scanner, block };
     return this.#wasm;
-  }
-
-  #scanWasm(
-    wasm: { scanner: WasmScanner; lex: number; info: number },
-    text: string,
-    start: number,
-    end: number,
-    result: LexiconScan,
-  ): void {
-    this.#text = text;
-    this.#start = start;
-    this.#end = end;
-    this.#result = result;
-    this.#numbered = 0;
-    this.#bullets = 0;
-    const counted = wasm.scanner.scan(text, start, end, wasm.lex, wasm.info, this.#verify);
-    const stats = result.stats;
-    stats.chars = end - start;
-    stats.words = counted.words;
-    stats.numbers = counted.numbers;
-    stats.unboundedChars = counted.unbounded;
-    stats.nonAsciiWordChars = counted.nonAscii;
-    stats.lines = end > start ? counted.lines + 1 : 0;
-    stats.questionMarks = counted.questions;
-    stats.numberedLines = this.#numbered;
-    stats.bulletLines = this.#bullets;
-    this.#text = '';
-    this.#result = undefined;
-    result.collect(this.#stamp, this.#generation, this.#occurrences, this.#firstIndex);
-  }
-
-  /** Verifies one candidate of the WebAssembly scanner, as the JS loop does at that point. */
-  #candidate(kind: number, slot: number, at: number): void {
-    const text = this.#text;
-    const end = this.#end;
-    const result = this.#result!;
-    switch (kind) {
-      case EXACT_CANDIDATE:
-        this.#checkSlot(this.#exact, slot, text, at, end, result);
-        break;
-      case PAIR_CANDIDATE:
-        this.#checkSlot(this.#bigram, slot, text, at, end, result);
-        break;
-      case PREFIX_CANDIDATE:
-        this.#checkSlot(this.#prefix, slot, text, at, end, result);
-        break;
-      case ANYWHERE_CANDIDATE:
-        this.#tryAnywhere(this.#fold[text.charCodeAt(at)]!, text, at, this.#start, end, result);
-        break;
-      case NUMBERED_CANDIDATE:
-        if (isNumberedItem(text, at, end)) this.#numbered++;
-        break;
-      case BULLET_CANDIDATE:
-        if (at + 1 < end && this.#classOf[this.#fold[text.charCodeAt(at + 1)]!] === SPACE) {
-          this.#bullets++;
-        }
-        break;
-    }
   }
 
   /** Looks `hash` up in `table` and checks each candidate pattern at `at`. */
@@ -565,10 +515,9 @@ export class Lexicon {
     end: number,
     result: LexiconScan,
   ): void {
-    const first = this.#anywhereHead[unit]!;
-    const count = this.#anywhereCount[unit]!;
-    for (let k = 0; k < count; k++) {
-      const id = this.#anywhereList[first + k]!;
+    const ids = this.#anywhere.get(unit)!;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
       const pattern = this.#patterns[id]!;
       if (pattern.leftBounded && this.#wordCharBefore(text, at, start)) continue;
       if (this.#matchAt(pattern, text, at, end) >= 0) this.#record(id, at, result);
@@ -688,119 +637,21 @@ export class Lexicon {
   }
 }
 
-/**
- * What one scan found. Reusable: pass it back to `Lexicon.scan` as `into` to scan again without
- * allocating. Accessors by category index are allocation-free; those returning arrays allocate.
- */
-export class LexiconScan {
-  readonly lexicon: Lexicon;
-  readonly stats: TextStats = emptyStats();
-  #hits = new Int32Array(16);
-  #hitOccurrences = new Int32Array(16);
-  #hitFirst = new Int32Array(16);
-  #hitCount = 0;
-  readonly #distinct: Int32Array;
-  readonly #occurrences: Int32Array;
-  readonly #weights: Float64Array;
-
-  constructor(lexicon: Lexicon) {
-    this.lexicon = lexicon;
-    this.#distinct = new Int32Array(lexicon.categories.length);
-    this.#occurrences = new Int32Array(lexicon.categories.length);
-    this.#weights = new Float64Array(lexicon.categories.length);
-  }
-
-  /** @internal Clears the previous scan. */
-  reset(): void {
-    this.#hitCount = 0;
-    this.#distinct.fill(0);
-    this.#occurrences.fill(0);
-    this.#weights.fill(0);
-  }
-
-  /** @internal Adds an entry found for the first time in this scan. */
-  pushHit(entry: number): void {
-    if (this.#hitCount === this.#hits.length) {
-      this.#hits = grow(this.#hits);
-      this.#hitOccurrences = grow(this.#hitOccurrences);
-      this.#hitFirst = grow(this.#hitFirst);
-    }
-    this.#hits[this.#hitCount++] = entry;
-  }
-
-  /** @internal Copies the per-entry counts of the finished scan. */
-  collect(stamp: Int32Array, generation: number, occurrences: Int32Array, first: Int32Array): void {
-    const entries = this.lexicon.entries;
-    for (let k = 0; k < this.#hitCount; k++) {
-      const id = this.#hits[k]!;
-      if (stamp[id] !== generation) continue;
-      const entry = entries[id]!;
-      this.#hitOccurrences[k] = occurrences[id]!;
-      this.#hitFirst[k] = first[id]!;
-      this.#distinct[entry.categoryIndex]!++;
-      this.#occurrences[entry.categoryIndex]! += occurrences[id]!;
-      this.#weights[entry.categoryIndex]! += entry.weight;
-    }
-  }
-
-  /** Number of distinct entries found (over all categories). */
-  get hitCount(): number {
-    return this.#hitCount;
-  }
-
-  /** The k-th entry found (in order of first detection). */
-  hitEntry(k: number): LexiconEntry {
-    return this.lexicon.entries[this.#hits[k]!]!;
-  }
-
-  /** How often the k-th entry found occurs. */
-  hitOccurrences(k: number): number {
-    return this.#hitOccurrences[k]!;
-  }
-
-  /** Where the k-th entry found first occurs (a UTF-16 index into the scanned text). */
-  hitIndex(k: number): number {
-    return this.#hitFirst[k]!;
-  }
-
-  /** Distinct entries of a category found. */
-  distinct(categoryIndex: number): number {
-    return this.#distinct[categoryIndex]!;
-  }
-
-  /** Occurrences of all entries of a category. */
-  occurrences(categoryIndex: number): number {
-    return this.#occurrences[categoryIndex]!;
-  }
-
-  /** Sum of the weights of the distinct entries of a category found. */
-  weight(categoryIndex: number): number {
-    return this.#weights[categoryIndex]!;
-  }
-
-  /** Labels of the entries of a category found, in order of detection. Allocates. */
-  labels(categoryIndex: number, limit = Number.POSITIVE_INFINITY): string[] {
-    const out: string[] = [];
-    for (let k = 0; k < this.#hitCount && out.length < limit; k++) {
-      const entry = this.hitEntry(k);
-      if (entry.categoryIndex === categoryIndex && !out.includes(entry.label))
-        out.push(entry.label);
-    }
-    return out;
-  }
-
-  /** Every entry found, with count and first index. Allocates; for display and evidence. */
-  hits(): { entry: LexiconEntry; occurrences: number; index: number }[] {
-    const out = [];
-    for (let k = 0; k < this.#hitCount; k++) {
-      out.push({
-        entry: this.hitEntry(k),
-        occurrences: this.hitOccurrences(k),
-        index: this.hitIndex(k),
-      });
-    }
-    return out;
-  }
+function flatTables(entries: readonly LexiconEntry[], patterns: readonly Pattern[]): EntryTables {
+  const patternStart = new Int32Array(patterns.length + 1);
+  const patternEntries = new Int32Array(entries.length);
+  let next = 0;
+  patterns.forEach((pattern, p) => {
+    patternStart[p] = next;
+    for (const id of pattern.entries) patternEntries[next++] = id;
+  });
+  patternStart[patterns.length] = next;
+  return {
+    category: Int32Array.from(entries, (entry) => entry.categoryIndex),
+    weight: Float64Array.from(entries, (entry) => entry.weight),
+    patternStart,
+    patternEntries,
+  };
 }
 
 /** Compiles a lexicon (see {@link Lexicon} for the matching rules). */
@@ -860,12 +711,6 @@ function isNumberedItem(text: string, at: number, end: number): boolean {
   const mark = text.charCodeAt(j);
   if (mark !== 0x2e && mark !== 0x29 && mark !== 0x3001 && mark !== 0xff0e) return false;
   return j + 1 >= end || text.charCodeAt(j + 1) === 0x20 || text.charCodeAt(j + 1) === 0x09;
-}
-
-function grow(array: Int32Array): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }
 
 function stripStars(phrase: string): string {

@@ -1,4 +1,5 @@
-import { Lexicon, LexiconScan } from './lexicon.js';
+import { Lexicon } from './lexicon.js';
+import { LexiconScan } from './lexicon-scan.js';
 import { estimateTokens, type TextStats } from './stats.js';
 
 let empty: { lexicon: Lexicon; scan: LexiconScan } | undefined;

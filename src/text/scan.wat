@@ -1,302 +1,514 @@
-;; The hot loop of Lexicon.scan, in WebAssembly (see wasm-scanner.ts for the JS side).
+;; Lexicon.scan in WebAssembly (wasm-scanner.ts is the JS side; lexicon.ts the reference scanner
+;; in JS, which this module must agree with exactly: a property test compares them).
 ;;
-;; It walks UTF-16 code units once, folds and classifies each through a per-fold-table `info`
-;; table (u32 per code unit: folded unit in the low 16 bits, character class in the high bits),
-;; hashes words (FNV-1a over folded units), gathers the text statistics, and looks every finished
-;; word (and every pair of consecutive words, and every prefix length of prefix entries) up in
-;; the lexicon's hash tables. It never decides a match: each hit of a hash table, each character
-;; that may start an `anywhere` entry, each line-start digit or bullet is written out as a
-;; candidate (kind | slot << 3, position), and the JS side verifies candidates against the text
-;; with the same code the pure-JS scanner uses. So both scanners find exactly the same entries.
+;; One call scans a whole text, copied into memory as UTF-16 code units and followed by a
+;; sentinel unit that is neither a word character nor a skipped one, so the word loop needs no
+;; bounds check. Per code unit, an `info` table (one per fold table) gives the folded unit (low
+;; 16 bits; 0: skipped), its class (bits 16-17: 0 other, 1 word, 2 unbounded, 3 space) and, in
+;; bit 31, whether it is a word character outside ASCII.
 ;;
-;; The text comes in chunks; the scan state lives in a small struct in memory between calls. A
-;; call returns the number of units consumed: less than asked when the candidate buffer filled.
+;; Words are hashed as they are read (FNV-1a over folded units, as hashUnits in lexicon.ts). At
+;; the end of a word the module looks up the pair (previous word, this word) and the word alone in
+;; the lexicon's hash tables, behind one-bit-per-hash filters that rule out most words with one
+;; load. Prefix entries (`optimi*`): while a word is read, each letter's hash is tested against a
+;; byte filter of the prefix entries' hashes, without a branch; only when some letter passed is
+;; the word read again, in order, probing the prefix table at each length (and, in lexicons with
+;; `*stem` entries, checking those at each letter). A hash hit is verified against the pattern's
+;; folded units (the same rules as Lexicon's #matchAt), and counted per pattern: first position,
+;; occurrences, and the list of distinct patterns in order of first detection, which is what the
+;; JS side reads at the end. Events happen in the JS scanner's order, so hits come out in the
+;; same order.
 ;;
-;; Speed notes (measured): values live across the character loop cost time even when the loop
-;; does not touch them (V8 spills them), so the loop keeps a handful of locals and everything
-;; else sits in the state struct, read at word boundaries; words are consumed by an inner loop
-;; that has no word-start branch.
+;; Speed notes (measured on the tier lexicon, 8,000 characters): the word loops are the hot path
+;; (per letter: a load of the unit and of its info, the hash, the non-ASCII count, and the prefix
+;; filter when the lexicon has prefix entries), each a copy without the work its lexicons do not
+;; need. Everything rarer is out of line. V8 treats every register as clobbered by a call and
+;; spills what is live around it, so nothing the loops reach in the common case is a call: the
+;; filters are tested inline, and calls happen only when a filter says "maybe". For the same
+;; reason the function keeps few values in locals (counters of rare events live in the result
+;; struct), and a skipped unit is handled by a loop of its own, entered only when one occurs.
 (module
-  (memory (export "memory") 8)
+  (memory (export "memory") 2)
 
-  ;; State struct at address 0 (offsets also in wasm-scanner.ts):
-  ;;  0 wordStart   4 prefixLimit  8 prevStart  12 prevHash  16 lineStart  20 words
-  ;; 24 numbers    28 unbounded   32 nonAscii  36 lines     40 questions  44 outCount
-  ;; 48 hash       52 letters     56 base      60 lex       64 info       68 out      72 room
-  ;; Lexicon block (at `lex`): 0 exact table, 4 its mask, 8 pair table, 12 its mask, 16 prefix
-  ;; table, 20 its mask, 24 prefix lengths (bit n: a prefix entry of n letters), 28 prefix filter
-  ;; (8192 bits of the hashes of first three letters), 32 anywhere bit set (65536 bits, by
-  ;; folded unit), 36 flags (1: anywhere entries, 2: anywhere entries that start with a letter),
-  ;; 40 exact word filter and 44 pair filter (2^17 bits each, by hash >>> 15), 48 prefix filter
-  ;; of first two letters (8192 bits).
-  ;; Candidate kinds: 1 exact word, 2 word pair, 3 prefix, 4 anywhere, 5 numbered line, 6 bullet.
+  ;; The result of the last scan, at address 0 (offsets also in wasm-scanner.ts): 0 words,
+  ;; 4 numbers, 8 unbounded, 12 nonAscii, 16 lines (line feeds), 20 questions, 24 numbered lines,
+  ;; 28 bullet lines, 32 hit count.
+  ;;
+  ;; Lexicon block (at `lex`, built by wasm-scanner.ts), i32 fields:
+  ;;  0 exact table   4 its mask    8 pair table   12 its mask   16 prefix table   20 its mask
+  ;; 24 prefix lengths (bit n: a prefix entry of n letters, n < 32)
+  ;; 28 prefix byte filter (one byte per slot, 1 where a prefix entry's hash falls, at
+  ;;    (hash >>> 12) & mask)  32 its mask
+  ;; 36 exact filter (bits)  40 its shift   44 pair filter (bits)  48 its shift
+  ;; 52 anywhere bit set (65536 bits, by folded unit; 0 when none)
+  ;; 56 anywhere table    60 its mask
+  ;; 64 flags: 1 anywhere entries, 2 anywhere entries that start with a letter (`*stem`),
+  ;;           4 prefix entries
+  ;; 68 patterns (8 bytes each: units address, and unit count << 3 | 1 left-bounded
+  ;;    | 2 right-bounded | 4 one word: letters only, bounded on both sides)
+  ;; 72 (unused)   76 stamps   80 occurrences   84 first positions
+  ;; 88 hits (pattern ids)   92 generation   96 pattern count
+  ;; A table slot is 8 bytes: key (a hash, or a folded unit for the anywhere table), and the
+  ;; address of its pattern list (0: empty slot). A list is its length, then pattern ids (i32).
 
-  ;; Starts a scan (base, lex, info, out and room are set by the caller).
-  (func (export "reset")
-    (i32.store offset=0 (i32.const 0) (i32.const -1))
-    (i32.store offset=4 (i32.const 0) (i32.const 0))
-    (i32.store offset=8 (i32.const 0) (i32.const -1))
-    (i32.store offset=12 (i32.const 0) (i32.const 0))
-    (i32.store offset=16 (i32.const 0) (i32.const 1))
-    (i32.store offset=20 (i32.const 0) (i32.const 0))
-    (i32.store offset=24 (i32.const 0) (i32.const 0))
-    (i32.store offset=28 (i32.const 0) (i32.const 0))
-    (i32.store offset=32 (i32.const 0) (i32.const 0))
-    (i32.store offset=36 (i32.const 0) (i32.const 0))
-    (i32.store offset=40 (i32.const 0) (i32.const 0))
-    (i32.store offset=44 (i32.const 0) (i32.const 0))
-    (i32.store offset=48 (i32.const 0) (i32.const 0))
-    (i32.store offset=52 (i32.const 0) (i32.const 0)))
+  ;; The scan in progress (set by $scan; read by the rare paths).
+  (global $lex (mut i32) (i32.const 0))
+  (global $info (mut i32) (i32.const 0))
+  (global $textStart (mut i32) (i32.const 0))
+  (global $textEnd (mut i32) (i32.const 0))
+  (global $base (mut i32) (i32.const 0))
+  (global $generation (mut i32) (i32.const 0))
+  (global $hitCount (mut i32) (i32.const 0))
+  ;; Bytes from a text unit to its folded copy (see $probe).
+  (global $folded (mut i32) (i32.const 0))
 
-  ;; Writes one candidate (kind, absolute position base + i).
-  (func $emit (param $kind i32) (param $i i32)
-    (local $n i32) (local $p i32)
-    (local.set $n (i32.load offset=44 (i32.const 0)))
-    (local.set $p (i32.add (i32.load offset=68 (i32.const 0)) (i32.shl (local.get $n) (i32.const 3))))
-    (i32.store (local.get $p) (local.get $kind))
-    (i32.store offset=4 (local.get $p) (i32.add (i32.load offset=56 (i32.const 0)) (local.get $i)))
-    (i32.store offset=44 (i32.const 0) (i32.add (local.get $n) (i32.const 1))))
+  ;; The info of the unit at byte address `at`.
+  (func $infoAt (param $at i32) (result i32)
+    (i32.load (i32.add (global.get $info) (i32.shl (i32.load16_u (local.get $at)) (i32.const 2)))))
 
-  ;; Writes a candidate at an absolute position.
-  (func $emitAt (param $kind i32) (param $at i32)
-    (call $emit (local.get $kind) (i32.sub (local.get $at) (i32.load offset=56 (i32.const 0)))))
+  ;; Matches pattern `p` at byte address `at` (Lexicon's #matchAt) and, when it matches, counts
+  ;; the occurrence. Skipped units are looked through; a separator unit (0) takes one or more
+  ;; spaces or hyphens; a right-bounded pattern must not be followed by a word character.
+  (func $tryPattern (param $p i32) (param $at i32)
+    (local $record i32) (local $units i32) (local $unitsEnd i32) (local $want i32) (local $v i32)
+    (local $j i32) (local $end i32) (local $info i32)
+    (local.set $end (global.get $textEnd))
+    (local.set $info (global.get $info))
+    (local.set $record (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
+    (local.set $units (i32.load (local.get $record)))
+    (local.set $unitsEnd (i32.add (local.get $units)
+      (i32.shl (i32.shr_u (i32.load offset=4 (local.get $record)) (i32.const 3)) (i32.const 1))))
+    (local.set $j (local.get $at))
+    (loop $unit
+      (if (i32.lt_u (local.get $units) (local.get $unitsEnd))
+        (then
+          (local.set $want (i32.load16_u (local.get $units)))
+          (local.set $units (i32.add (local.get $units) (i32.const 2)))
+          ;; The next unit that is not skipped.
+          (loop $skip
+            (if (i32.ge_u (local.get $j) (local.get $end)) (then (return)))
+            (local.set $v (i32.load (i32.add (local.get $info)
+              (i32.shl (i32.load16_u (local.get $j)) (i32.const 2)))))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (br_if $skip (i32.eqz (local.get $v))))
+          (br_if $unit (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (local.get $want)))
+          (if (local.get $want) (then (return)))
+          ;; A separator: white space or a hyphen, then any more of them (or skipped units).
+          (if (i32.eqz (call $isSeparator (local.get $v))) (then (return)))
+          (block $separated
+            (loop $more
+              (br_if $separated (i32.ge_u (local.get $j) (local.get $end)))
+              (local.set $v (i32.load (i32.add (local.get $info)
+                (i32.shl (i32.load16_u (local.get $j)) (i32.const 2)))))
+              (br_if $separated
+                (i32.and (i32.ne (local.get $v) (i32.const 0))
+                  (i32.eqz (call $isSeparator (local.get $v)))))
+              (local.set $j (i32.add (local.get $j) (i32.const 2)))
+              (br $more)))
+          (br $unit))))
+    (if (i32.and (i32.load offset=4 (local.get $record)) (i32.const 2))
+      (then
+        (block $bounded
+          (loop $next
+            (br_if $bounded (i32.ge_u (local.get $j) (local.get $end)))
+            (local.set $v (i32.load (i32.add (local.get $info)
+              (i32.shl (i32.load16_u (local.get $j)) (i32.const 2)))))
+            (if (local.get $v)
+              (then
+                (if (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000))
+                  (then (return)))
+                (br $bounded)))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (br $next)))))
+    (call $count (local.get $p) (local.get $at)))
 
-  ;; Looks `h` up in the table whose [address, mask] are at `lex + field`; on a hash match emits
-  ;; kind | slot << 3 at absolute position `at`.
-  (func $probe (param $field i32) (param $h i32) (param $kind i32) (param $at i32)
-    (local $table i32) (local $mask i32) (local $slot i32) (local $p i32)
-    (local.set $p (i32.add (i32.load offset=60 (i32.const 0)) (local.get $field)))
-    (local.set $table (i32.load (local.get $p)))
-    (local.set $mask (i32.load offset=4 (local.get $p)))
+  ;; Counts an occurrence of pattern `p` found at `at`: its first position and the list of hits
+  ;; when it is new in this scan, its occurrences otherwise.
+  (func $count (param $p i32) (param $at i32)
+    (local $lex i32) (local $stamp i32) (local $occ i32)
+    (local.set $lex (global.get $lex))
+    (local.set $stamp (i32.add (i32.load offset=76 (local.get $lex)) (i32.shl (local.get $p) (i32.const 2))))
+    (local.set $occ (i32.add (i32.load offset=80 (local.get $lex)) (i32.shl (local.get $p) (i32.const 2))))
+    (if (i32.eq (i32.load (local.get $stamp)) (global.get $generation))
+      (then
+        (i32.store (local.get $occ) (i32.add (i32.load (local.get $occ)) (i32.const 1)))
+        (return)))
+    (i32.store (local.get $stamp) (global.get $generation))
+    (i32.store (local.get $occ) (i32.const 1))
+    (i32.store
+      (i32.add (i32.load offset=84 (local.get $lex)) (i32.shl (local.get $p) (i32.const 2)))
+      (i32.add (global.get $base)
+        (i32.shr_u (i32.sub (local.get $at) (global.get $textStart)) (i32.const 1))))
+    (i32.store
+      (i32.add (i32.load offset=88 (local.get $lex)) (i32.shl (global.get $hitCount) (i32.const 2)))
+      (local.get $p))
+    (global.set $hitCount (i32.add (global.get $hitCount) (i32.const 1))))
+
+  ;; Whether unit info `v` is a separator inside a phrase (white space or a hyphen).
+  (func $isSeparator (param $v i32) (result i32)
+    (i32.or
+      (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x2d))
+      (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))))
+
+;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
+  ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
+  ;; verified against the folded copy of its letters (an 8-byte compare for most words); other
+  ;; patterns, and words with skipped units (longer than their letters), the general way.
+  (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32) (param $end i32)
+    (local $slot i32) (local $list i32) (local $listEnd i32) (local $p i32) (local $meta i32)
+    (local $a i32) (local $b i32) (local $n i32)
     (local.set $slot (i32.and (local.get $h) (local.get $mask)))
-    (block $done
-      (loop $next
-        (local.set $p (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
-        (br_if $done (i32.eqz (i32.load (local.get $p))))
-        (if (i32.eq (i32.load offset=4 (local.get $p)) (local.get $h))
+    (loop $find
+      (local.set $list (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+      (if (i32.eqz (local.get $list)) (then (return)))
+      (if (i32.ne (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
+            (local.get $h))
+        (then
+          (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+          (br $find))))
+    (local.set $listEnd (i32.add (local.get $list) (i32.shl (i32.load (local.get $list)) (i32.const 2))))
+    (loop $next
+      (local.set $list (i32.add (local.get $list) (i32.const 4)))
+      (local.set $p (i32.load (local.get $list)))
+      (local.set $meta (i32.load offset=4
+        (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3)))))
+      (block $tried
+        (if (i32.and
+              (i32.ne (i32.and (local.get $meta) (i32.const 4)) (i32.const 0))
+              (i32.eq (i32.sub (local.get $end) (local.get $at))
+                (i32.shl (i32.shr_u (local.get $meta) (i32.const 3)) (i32.const 1))))
           (then
-            (call $emitAt (i32.or (local.get $kind) (i32.shl (local.get $slot) (i32.const 3))) (local.get $at))
-            (br $done)))
-        (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
-        (br $next))))
-
-  ;; Whether the word filter at `filter` has the bit of hash `h` (1 or 0).
-  (func $inFilter (param $filter i32) (param $h i32) (result i32)
-    (i32.and
-      (i32.shr_u
-        (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 18))))
-        (i32.and (i32.shr_u (local.get $h) (i32.const 15)) (i32.const 7)))
-      (i32.const 1)))
-
-  ;; The key of two consecutive words (pairHash in lexicon.ts).
-  (func $pair (param $first i32) (param $second i32) (result i32)
-    (i32.xor
-      (i32.mul (i32.xor (local.get $first) (i32.shr_u (local.get $second) (i32.const 16))) (i32.const 0x2c1b3c6d))
-      (local.get $second)))
-
-  ;; A word that started at state.wordStart ended with hash `h`: looks up the pair with the
-  ;; previous word first (it starts earlier), then the word alone; the word becomes the previous.
-  (func $endWord (param $h i32)
-    (local $prevStart i32) (local $wordStart i32)
-    (local.set $prevStart (i32.load offset=8 (i32.const 0)))
-    (local.set $wordStart (i32.load offset=0 (i32.const 0)))
-    (if (i32.ge_s (local.get $prevStart) (i32.const 0))
-      (then
-        (call $probe (i32.const 8) (call $pair (i32.load offset=12 (i32.const 0)) (local.get $h))
-          (i32.const 2) (local.get $prevStart))))
-    (call $probe (i32.const 0) (local.get $h) (i32.const 1) (local.get $wordStart))
-    (i32.store offset=8 (i32.const 0) (local.get $wordStart))
-    (i32.store offset=12 (i32.const 0) (local.get $h))
-    (i32.store offset=0 (i32.const 0) (i32.const -1)))
-
-  ;; A word starts at chunk index `i` with unit `c`.
-  (func $startWord (param $i i32) (param $c i32)
-    (i32.store offset=0 (i32.const 0) (i32.add (i32.load offset=56 (i32.const 0)) (local.get $i)))
-    (i32.store offset=4 (i32.const 0)
-      (select (i32.const 0) (i32.const 32) (i32.eqz (i32.load offset=24 (i32.load offset=60 (i32.const 0))))))
-    (i32.store offset=20 (i32.const 0) (i32.add (i32.load offset=20 (i32.const 0)) (i32.const 1)))
-    (if (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))
-      (then
-        (i32.store offset=24 (i32.const 0) (i32.add (i32.load offset=24 (i32.const 0)) (i32.const 1)))
-        (if (i32.load offset=16 (i32.const 0))
-          (then (call $emit (i32.const 5) (local.get $i))))))
-    (i32.store offset=16 (i32.const 0) (i32.const 0)))
-
-  ;; The prefix lookups of a word after `letters` letters with hash `h` (only called while
-  ;; letters < state.prefixLimit).
-  (func $prefix (param $letters i32) (param $h i32)
-    (local $lex i32) (local $head i32)
-    (local.set $lex (i32.load offset=60 (i32.const 0)))
-    (if (i32.or (i32.eq (local.get $letters) (i32.const 2)) (i32.eq (local.get $letters) (i32.const 3)))
-      (then
-        (local.set $head (i32.and (local.get $h) (i32.const 8191)))
-        (if (i32.eqz (i32.and
-              (i32.load8_u (i32.add
-                (select (i32.load offset=48 (local.get $lex)) (i32.load offset=28 (local.get $lex))
-                  (i32.eq (local.get $letters) (i32.const 2)))
-                (i32.shr_u (local.get $head) (i32.const 3))))
-              (i32.shl (i32.const 1) (i32.and (local.get $head) (i32.const 7)))))
-          (then
-            ;; No prefix entry of this many letters or more starts like this word: stop looking.
-            (i32.store offset=4 (i32.const 0) (local.get $letters))
-            (return)))))
-    (if (i32.and (i32.shr_u (i32.load offset=24 (local.get $lex)) (local.get $letters)) (i32.const 1))
-      (then (call $probe (i32.const 16) (local.get $h) (i32.const 3) (i32.load offset=0 (i32.const 0))))))
+            (local.set $a (i32.add (local.get $at) (global.get $folded)))
+            (local.set $b (i32.load
+              (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3)))))
+            (local.set $n (i32.sub (local.get $end) (local.get $at)))
+            (block $differ
+              (loop $chunk
+                (if (i32.gt_u (local.get $n) (i32.const 8))
+                  (then
+                    (br_if $differ (i64.ne (i64.load (local.get $a)) (i64.load (local.get $b))))
+                    (local.set $a (i32.add (local.get $a) (i32.const 8)))
+                    (local.set $b (i32.add (local.get $b) (i32.const 8)))
+                    (local.set $n (i32.sub (local.get $n) (i32.const 8)))
+                    (br $chunk))))
+              ;; The last 2 to 8 bytes.
+              (br_if $differ (i64.ne
+                (i64.and (i64.xor (i64.load (local.get $a)) (i64.load (local.get $b)))
+                  (i64.shr_u (i64.const -1) (i64.extend_i32_u (i32.shl (i32.sub (i32.const 8) (local.get $n)) (i32.const 3)))))
+                (i64.const 0)))
+              (call $count (local.get $p) (local.get $at)))
+            (br $tried)))
+        (call $tryPattern (local.get $p) (local.get $at)))
+      (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
 
   ;; Whether folded unit `f` starts an `anywhere` entry.
-  (func $anywhere (param $f i32) (result i32)
+  (func $startsAnywhere (param $f i32) (result i32)
     (i32.and
-      (i32.load8_u (i32.add (i32.load offset=32 (i32.load offset=60 (i32.const 0))) (i32.shr_u (local.get $f) (i32.const 3))))
-      (i32.shl (i32.const 1) (i32.and (local.get $f) (i32.const 7)))))
+      (i32.shr_u
+        (i32.load8_u (i32.add (i32.load offset=52 (global.get $lex)) (i32.shr_u (local.get $f) (i32.const 3))))
+        (i32.and (local.get $f) (i32.const 7)))
+      (i32.const 1)))
 
-;; A character that is not part of a word (class 0 other, 2 unbounded, 3 space).
-  (func $other (param $i i32) (param $f i32) (param $cls i32)
-    ;; Only spaces and hyphens keep the previous word for a pair.
-    (if (i32.and (i32.ne (local.get $cls) (i32.const 3)) (i32.ne (local.get $f) (i32.const 0x2d)))
-      (then (i32.store offset=8 (i32.const 0) (i32.const -1))))
-    (block $counted
-      (if (i32.eq (local.get $cls) (i32.const 2))
+  ;; Whether the last unit before `at` that is not skipped is a word character.
+  (func $wordBefore (param $at i32) (result i32)
+    (local $v i32)
+    (block $none
+      (loop $back
+        (br_if $none (i32.le_u (local.get $at) (global.get $textStart)))
+        (local.set $at (i32.sub (local.get $at) (i32.const 2)))
+        (local.set $v (call $infoAt (local.get $at)))
+        (br_if $back (i32.eqz (local.get $v)))
+        (return (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)))))
+    (i32.const 0))
+
+  ;; Checks the `anywhere` patterns that start with folded unit `f` at `at` (Lexicon's
+  ;; #tryAnywhere): a left-bounded one only where no word character comes before.
+  (func $anywhere (param $f i32) (param $at i32)
+    (local $lex i32) (local $table i32) (local $mask i32) (local $slot i32) (local $packed i32)
+    (local $list i32) (local $listEnd i32) (local $p i32)
+    (local.set $lex (global.get $lex))
+    (local.set $table (i32.load offset=56 (local.get $lex)))
+    (local.set $mask (i32.load offset=60 (local.get $lex)))
+    (local.set $slot (i32.and (local.get $f) (local.get $mask)))
+    (loop $find
+      (local.set $packed (i32.load offset=4
+        (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+      (if (i32.eqz (local.get $packed)) (then (return)))
+      (if (i32.ne (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
+            (local.get $f))
         (then
-          (i32.store offset=28 (i32.const 0) (i32.add (i32.load offset=28 (i32.const 0)) (i32.const 1)))
-          (i32.store offset=16 (i32.const 0) (i32.const 0))
-          (br $counted)))
-      (if (i32.eq (local.get $f) (i32.const 0x0a))
+          (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+          (br $find))))
+    (local.set $list (local.get $packed))
+    (local.set $listEnd (i32.add (local.get $list) (i32.shl (i32.load (local.get $list)) (i32.const 2))))
+    (loop $next
+      (local.set $list (i32.add (local.get $list) (i32.const 4)))
+      (local.set $p (i32.load (local.get $list)))
+      (block $skip
+        (br_if $skip
+          (i32.and
+            (i32.and (i32.load offset=4 (i32.add (i32.load offset=68 (local.get $lex))
+              (i32.shl (local.get $p) (i32.const 3)))) (i32.const 1))
+            (call $wordBefore (local.get $at))))
+        (call $tryPattern (local.get $p) (local.get $at)))
+      (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
+
+  ;; Reads the word at `at` again, in order: at each length n < 32 that some prefix entry has and
+  ;; whose hash passes the prefix filter, probes the prefix table; at each letter that starts an
+  ;; `anywhere` entry (`*stem` lexicons), checks those. Called only when the word loop's filters
+  ;; say one of them may match.
+  (func $rewalk (param $at i32)
+    (local $lex i32) (local $i i32) (local $v i32) (local $h i32) (local $n i32) (local $flags i32)
+    (local $lengths i32) (local $filter i32) (local $filterMask i32)
+    (local.set $lex (global.get $lex))
+    (local.set $flags (i32.load offset=64 (local.get $lex)))
+    (local.set $lengths (i32.load offset=24 (local.get $lex)))
+    (local.set $filter (i32.load offset=28 (local.get $lex)))
+    (local.set $filterMask (i32.load offset=32 (local.get $lex)))
+    (local.set $h (i32.const 0x811c9dc5))
+    (local.set $i (local.get $at))
+    (loop $letter
+      (local.set $v (i32.load (i32.add (global.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+      (if (i32.eqz (local.get $v))
         (then
-          (i32.store offset=36 (i32.const 0) (i32.add (i32.load offset=36 (i32.const 0)) (i32.const 1)))
-          (i32.store offset=16 (i32.const 0) (i32.const 1))
-          (br $counted)))
-      (br_if $counted (i32.eq (local.get $cls) (i32.const 3)))
-      (if (i32.eq (local.get $f) (i32.const 0x3f))
+          (local.set $i (i32.add (local.get $i) (i32.const 2)))
+          (br $letter)))
+      (if (i32.ne (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)) (then (return)))
+      (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+        (i32.const 0x01000193)))
+      (local.set $n (i32.add (local.get $n) (i32.const 1)))
+      (if (i32.and
+            (i32.and (i32.lt_u (local.get $n) (i32.const 32))
+              (i32.shr_u (local.get $lengths) (local.get $n)))
+            (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask)))))
         (then
-          (i32.store offset=40 (i32.const 0) (i32.add (i32.load offset=40 (i32.const 0)) (i32.const 1)))))
-      (br_if $counted (i32.eqz (i32.load offset=16 (i32.const 0))))
-      (i32.store offset=16 (i32.const 0) (i32.const 0))
-      (if (i32.or (i32.or (i32.eq (local.get $f) (i32.const 0x2d)) (i32.eq (local.get $f) (i32.const 0x2a)))
-            (i32.eq (local.get $f) (i32.const 0x2022)))
-        (then (call $emit (i32.const 6) (local.get $i)))))
-    (if (i32.and (i32.load offset=36 (i32.load offset=60 (i32.const 0))) (i32.const 1))
+          (call $probe (i32.load offset=16 (local.get $lex)) (i32.load offset=20 (local.get $lex))
+            (local.get $h) (local.get $at) (i32.const 0))))
+      (if (i32.and (local.get $flags) (i32.const 2))
+        (then
+          (if (call $startsAnywhere (i32.and (local.get $v) (i32.const 0xffff)))
+            (then (call $anywhere (i32.and (local.get $v) (i32.const 0xffff)) (local.get $i))))))
+      (local.set $i (i32.add (local.get $i) (i32.const 2)))
+      (br $letter)))
+
+  ;; Whether a line that starts at `at` with a digit is a numbered item: up to four digits, then
+  ;; `.`, `)`, `、` or `．`, then the end, a space or a tab (isNumberedItem in lexicon.ts).
+  (func $numbered (param $at i32) (result i32)
+    (local $j i32) (local $c i32) (local $end i32)
+    (local.set $end (global.get $textEnd))
+    (local.set $j (local.get $at))
+    (block $digits
+      (loop $digit
+        (br_if $digits (i32.ge_u (local.get $j) (local.get $end)))
+        (br_if $digits (i32.ge_u (i32.sub (local.get $j) (local.get $at)) (i32.const 8)))
+        (br_if $digits (i32.ge_u (i32.sub (i32.load16_u (local.get $j)) (i32.const 0x30)) (i32.const 10)))
+        (local.set $j (i32.add (local.get $j) (i32.const 2)))
+        (br $digit)))
+    (if (i32.ge_u (local.get $j) (local.get $end)) (then (return (i32.const 0))))
+    (local.set $c (i32.load16_u (local.get $j)))
+    (if (i32.eqz
+          (i32.or
+            (i32.or (i32.eq (local.get $c) (i32.const 0x2e)) (i32.eq (local.get $c) (i32.const 0x29)))
+            (i32.or (i32.eq (local.get $c) (i32.const 0x3001)) (i32.eq (local.get $c) (i32.const 0xff0e)))))
+      (then (return (i32.const 0))))
+    (local.set $j (i32.add (local.get $j) (i32.const 2)))
+    (if (i32.ge_u (local.get $j) (local.get $end)) (then (return (i32.const 1))))
+    (local.set $c (i32.load16_u (local.get $j)))
+    (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x09))))
+
+  ;; A word starts at `at` with an ASCII digit: counts a number, and a numbered line when the word
+  ;; starts a line.
+  (func $digitWord (param $at i32) (param $lineStart i32)
+    (i32.store offset=4 (i32.const 0) (i32.add (i32.load offset=4 (i32.const 0)) (i32.const 1)))
+    (if (local.get $lineStart)
       (then
-        (if (call $anywhere (local.get $f))
-          (then (call $emit (i32.const 4) (local.get $i)))))))
+        (i32.store offset=24 (i32.const 0)
+          (i32.add (i32.load offset=24 (i32.const 0)) (call $numbered (local.get $at)))))))
 
-    ;; Scans `count` units at `text` with the info table at `info`; base, lex, out and room are in
-  ;; the state struct. Returns the units consumed.
-  (func (export "scan") (param $text i32) (param $count i32) (param $info i32) (result i32)
-    (local $i i32) (local $c i32) (local $v i32) (local $f i32)
-    (local $hash i32) (local $letters i32) (local $nonAscii i32) (local $limit i32)
-    (local $prefixLimit i32) (local $wordFlags i32) (local $anyFlags i32) (local $prefixBits i32)
-    ;; Leave room for the most candidates one unit can add (3), and for the final word (2).
-    (local.set $limit (i32.sub (i32.load offset=72 (i32.const 0)) (i32.const 5)))
-    (local.set $hash (i32.load offset=48 (i32.const 0)))
-    (local.set $letters (i32.load offset=52 (i32.const 0)))
-    (local.set $nonAscii (i32.load offset=32 (i32.const 0)))
-    (local.set $prefixLimit (i32.load offset=4 (i32.const 0)))
-    (local.set $wordFlags (i32.and (i32.load offset=36 (i32.load offset=60 (i32.const 0))) (i32.const 2)))
-    (local.set $anyFlags (i32.and (i32.load offset=36 (i32.load offset=60 (i32.const 0))) (i32.const 1)))
-    (local.set $prefixBits (i32.load offset=24 (i32.load offset=60 (i32.const 0))))
+  ;; Scans `count` units at byte address `text` (followed by a sentinel unit) with lexicon block
+  ;; `lex` and info table `info`; `base` is the text index of the first unit. Writes the result
+  ;; struct at address 0; returns the number of distinct patterns found.
+  ;;
+  ;; Few values stay in locals (V8 spills the rest, and spills in the word loops cost more than
+  ;; the loops themselves): the counters of rare events live in the result struct.
+  (func (export "scan") (param $lex i32) (param $info i32) (param $text i32) (param $count i32)
+    (param $base i32) (param $folded i32) (result i32)
+    (local $i i32) (local $end i32) (local $v i32) (local $f i32) (local $h i32)
+    (local $nonAscii i32) (local $mask i32) (local $filter i32) (local $filterMask i32) (local $mode i32)
+    (local $wordStart i32) (local $prevStart i32) (local $prevHash i32) (local $lineStart i32)
+    (local.set $end (i32.add (local.get $text) (i32.shl (local.get $count) (i32.const 1))))
+    (global.set $lex (local.get $lex))
+    (global.set $info (local.get $info))
+    (global.set $textStart (local.get $text))
+    (global.set $textEnd (local.get $end))
+    (global.set $base (local.get $base))
+    (global.set $folded (local.get $folded))
+    (global.set $hitCount (i32.const 0))
+    (memory.fill (i32.const 0) (i32.const 0) (i32.const 36))
+    ;; A new generation of stamps; when the counter wraps, clear them all.
+    (global.set $generation (i32.add (i32.load offset=92 (local.get $lex)) (i32.const 1)))
+    (if (i32.eqz (global.get $generation))
+      (then
+        (memory.fill (i32.load offset=76 (local.get $lex)) (i32.const 0)
+          (i32.shl (i32.load offset=96 (local.get $lex)) (i32.const 2)))
+        (global.set $generation (i32.const 1))))
+    (i32.store offset=92 (local.get $lex) (global.get $generation))
+    ;; Which word loop: 0 plain, 1 with the prefix filter, 2 with `*stem` entries as well.
+    (local.set $mode
+      (select (i32.const 2)
+        (i32.ne (i32.and (i32.load offset=64 (local.get $lex)) (i32.const 4)) (i32.const 0))
+        (i32.and (i32.load offset=64 (local.get $lex)) (i32.const 2))))
+    (local.set $filter (i32.load offset=28 (local.get $lex)))
+    (local.set $filterMask (i32.load offset=32 (local.get $lex)))
+    (local.set $prevStart (i32.const -1))
+    (local.set $lineStart (i32.const 1))
+    (local.set $i (local.get $text))
     (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
-        (br_if $done (i32.ge_u (i32.load offset=44 (i32.const 0)) (local.get $limit)))
-        (local.set $c (i32.load16_u (i32.add (local.get $text) (i32.shl (local.get $i) (i32.const 1)))))
-        (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (local.get $c) (i32.const 2)))))
-        (local.set $f (i32.and (local.get $v) (i32.const 0xffff)))
-        (if (i32.eqz (local.get $f))
+      (loop $outer
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+        (if (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000))
           (then
-            ;; Zero-width characters and combining marks are looked through.
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $next)))
-        (if (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 1))
-          (then
-            ;; A word starts, or goes on from the previous chunk.
-            (if (i32.lt_s (i32.load offset=0 (i32.const 0)) (i32.const 0))
-              (then
-                (if (i32.or (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))
-                      (i32.load offset=16 (i32.const 0)))
-                  (then (call $startWord (local.get $i) (local.get $c)))
-                  (else
-                    ;; The common start of a word, inline: no digit, not at a line start.
-                    (i32.store offset=0 (i32.const 0) (i32.add (i32.load offset=56 (i32.const 0)) (local.get $i)))
-                    (i32.store offset=4 (i32.const 0)
-                      (select (i32.const 0) (i32.const 32) (i32.eqz (i32.load offset=24 (i32.load offset=60 (i32.const 0))))))
-                    (i32.store offset=20 (i32.const 0) (i32.add (i32.load offset=20 (i32.const 0)) (i32.const 1)))))
-                (local.set $hash (i32.const 0x811c9dc5))
-                (local.set $letters (i32.const 0))
-                (local.set $prefixLimit (i32.load offset=4 (i32.const 0)))))
-            ;; The inner loop takes the word's characters, this one included.
+            ;; A word starts.
+            (local.set $wordStart (local.get $i))
+            (i32.store offset=0 (i32.const 0) (i32.add (i32.load offset=0 (i32.const 0)) (i32.const 1)))
+            (if (i32.lt_u (i32.sub (i32.load16_u (local.get $i)) (i32.const 0x30)) (i32.const 10))
+              (then (call $digitWord (local.get $i) (local.get $lineStart))))
+            (local.set $lineStart (i32.const 0))
+            (local.set $h (i32.const 0x811c9dc5))
+            (local.set $mask (i32.const 0))
+            ;; The word loops: each takes a letter (counting it when it is not ASCII: bit 31 of
+            ;; its info), then the next unit. Skipped units are looked through, out of the hot
+            ;; path; any other unit ends the word (the sentinel ends the text's last word).
             (block $wordEnd
-              (loop $letter
-                (if (i32.ge_u (local.get $i) (local.get $count))
+              (if (i32.eqz (local.get $mode))
+                (then
+                  (loop $plain
+                    (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                      (i32.const 0x01000193)))
+                    (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                    (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                    (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                    (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (br_if $wordEnd (local.get $v))
+                    (loop $skip
+                      (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                      (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                      (br_if $skip (i32.eqz (local.get $v))))
+                    (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (br $wordEnd))))
+              (if (i32.eq (local.get $mode) (i32.const 1))
+                (then
+                  (loop $prefixed
+                    (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                      (i32.const 0x01000193)))
+                    (local.set $mask (i32.or (local.get $mask)
+                      (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))))
+                    (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                    (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                    (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                    (br_if $prefixed (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (br_if $wordEnd (local.get $v))
+                    (loop $skip
+                      (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                      (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                      (br_if $skip (i32.eqz (local.get $v))))
+                    (br_if $prefixed (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (br $wordEnd))))
+              (loop $stems
+                (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                  (i32.const 0x01000193)))
+                (local.set $mask (i32.or (local.get $mask)
+                  (i32.or
+                    (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))
+                    (call $startsAnywhere (i32.and (local.get $v) (i32.const 0xffff))))))
+                (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))
+                (br_if $wordEnd (local.get $v))
+                (loop $skip
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (br_if $skip (i32.eqz (local.get $v))))
+                (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))))
+            ;; The word ended before unit `i`, which the outer loop takes next.
+            (if (local.get $mask) (then (call $rewalk (local.get $wordStart))))
+            ;; The lookups behind their filters (most words are in neither): the pair with the
+            ;; previous word first, as a two-word phrase starts before a one-word entry.
+            (if (i32.ge_s (local.get $prevStart) (i32.const 0))
+              (then
+                ;; pairHash in lexicon.ts.
+                (local.set $f
+                  (i32.xor
+                    (i32.mul (i32.xor (local.get $prevHash) (i32.shr_u (local.get $h) (i32.const 16)))
+                      (i32.const 0x2c1b3c6d))
+                    (local.get $h)))
+                (local.set $v (i32.shr_u (local.get $f) (i32.load offset=48 (local.get $lex))))
+                (if (i32.and
+                      (i32.load8_u (i32.add (i32.load offset=44 (local.get $lex)) (i32.shr_u (local.get $v) (i32.const 3))))
+                      (i32.shl (i32.const 1) (i32.and (local.get $v) (i32.const 7))))
                   (then
-                    (i32.store offset=4 (i32.const 0) (local.get $prefixLimit))
-                    (br $done)))
-                (local.set $c (i32.load16_u (i32.add (local.get $text) (i32.shl (local.get $i) (i32.const 1)))))
-                (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (local.get $c) (i32.const 2)))))
-                (local.set $f (i32.and (local.get $v) (i32.const 0xffff)))
-                (if (i32.eqz (local.get $f))
-                  (then (local.set $i (i32.add (local.get $i) (i32.const 1))) (br $letter)))
-                (br_if $wordEnd (i32.ne (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 1)))
-                (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.gt_u (local.get $c) (i32.const 0x7f))))
-                (local.set $hash (i32.mul (i32.xor (local.get $hash) (local.get $f)) (i32.const 0x01000193)))
-                (local.set $letters (i32.add (local.get $letters) (i32.const 1)))
-                (local.set $i (i32.add (local.get $i) (i32.const 1)))
-                ;; The rare work of a letter (prefix lookups, `anywhere` entries inside words) is
-                ;; the only place a word can add candidates: the room is checked after it.
-                (block $letterDone
-                  (if (i32.lt_u (local.get $letters) (local.get $prefixLimit))
-                    (then
-                      (if (i32.or (i32.lt_u (i32.sub (local.get $letters) (i32.const 2)) (i32.const 2))
-                            (i32.and (i32.shr_u (local.get $prefixBits) (local.get $letters)) (i32.const 1)))
-                        (then
-                          (i32.store offset=4 (i32.const 0) (local.get $prefixLimit))
-                          (call $prefix (local.get $letters) (local.get $hash))
-                          (local.set $prefixLimit (i32.load offset=4 (i32.const 0)))
-                          (br $letterDone)))))
-                  (br_if $letter (i32.eqz (local.get $wordFlags))))
-                (if (local.get $wordFlags)
-                  (then
-                    (if (call $anywhere (local.get $f))
-                      (then (call $emit (i32.const 4) (i32.sub (local.get $i) (i32.const 1)))))))
-                (br_if $letter (i32.lt_u (i32.load offset=44 (i32.const 0)) (local.get $limit)))
-                ;; The candidate buffer is full: stop inside the word.
-                (i32.store offset=4 (i32.const 0) (local.get $prefixLimit))
-                (br $done)))
-            ;; The word ended before this character, which the outer loop takes next. When both
-            ;; of its slots are empty (most words are no keyword), nothing needs looking up.
-            (if (i32.or
-                  (call $inFilter (i32.load offset=40 (i32.load offset=60 (i32.const 0))) (local.get $hash))
-                  (i32.and
-                    (i32.ge_s (i32.load offset=8 (i32.const 0)) (i32.const 0))
-                    (call $inFilter (i32.load offset=44 (i32.load offset=60 (i32.const 0)))
-                      (i32.xor
-                        (i32.mul (i32.xor (i32.load offset=12 (i32.const 0)) (i32.shr_u (local.get $hash) (i32.const 16)))
-                          (i32.const 0x2c1b3c6d))
-                        (local.get $hash)))))
-              (then (call $endWord (local.get $hash)))
-              (else
-                (i32.store offset=8 (i32.const 0) (i32.load offset=0 (i32.const 0)))
-                (i32.store offset=12 (i32.const 0) (local.get $hash))
-                (i32.store offset=0 (i32.const 0) (i32.const -1))))
-            (br $next)))
-        ;; A space (not a line break) with no `anywhere` entries to check: nothing to record.
-        (if (i32.and (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))
-              (i32.and (i32.ne (local.get $f) (i32.const 0x0a)) (i32.eqz (local.get $anyFlags))))
+                    (call $probe (i32.load offset=8 (local.get $lex)) (i32.load offset=12 (local.get $lex))
+                      (local.get $f) (local.get $prevStart) (i32.const 0))))))
+            (local.set $v (i32.shr_u (local.get $h) (i32.load offset=40 (local.get $lex))))
+            (if (i32.and
+                  (i32.load8_u (i32.add (i32.load offset=36 (local.get $lex)) (i32.shr_u (local.get $v) (i32.const 3))))
+                  (i32.shl (i32.const 1) (i32.and (local.get $v) (i32.const 7))))
+              (then
+                (call $probe (i32.load (local.get $lex)) (i32.load offset=4 (local.get $lex))
+                  (local.get $h) (local.get $wordStart) (local.get $i))))
+            (local.set $prevStart (local.get $wordStart))
+            (local.set $prevHash (local.get $h))
+            (br $outer)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        ;; A skipped unit outside a word: looked through.
+        (br_if $outer (i32.eqz (local.get $v)))
+        (local.set $f (i32.and (local.get $v) (i32.const 0xffff)))
+        (if (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))
           (then
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $next)))
-        ;; A word cut by the end of the previous chunk ends here.
-        (if (i32.ge_s (i32.load offset=0 (i32.const 0)) (i32.const 0))
-          (then (call $endWord (local.get $hash))))
-        (call $other (local.get $i) (local.get $f) (i32.shr_u (local.get $v) (i32.const 16)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $next)))
-    (i32.store offset=48 (i32.const 0) (local.get $hash))
-    (i32.store offset=52 (i32.const 0) (local.get $letters))
-    (i32.store offset=32 (i32.const 0) (local.get $nonAscii))
-    (local.get $i))
+            ;; White space keeps the previous word for a pair; a line feed starts a line.
+            (if (i32.eq (local.get $f) (i32.const 0x0a))
+              (then
+                (i32.store offset=16 (i32.const 0) (i32.add (i32.load offset=16 (i32.const 0)) (i32.const 1)))
+                (local.set $lineStart (i32.const 1))))
+            (br $outer)))
+        ;; Other and unbounded units. Only a hyphen (besides spaces) keeps the previous word.
+        (if (i32.ne (local.get $f) (i32.const 0x2d)) (then (local.set $prevStart (i32.const -1))))
+        (if (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 2))
+          (then
+            (i32.store offset=8 (i32.const 0) (i32.add (i32.load offset=8 (i32.const 0)) (i32.const 1)))
+            (local.set $lineStart (i32.const 0)))
+          (else
+            (if (i32.eq (local.get $f) (i32.const 0x3f))
+              (then
+                (i32.store offset=20 (i32.const 0) (i32.add (i32.load offset=20 (i32.const 0)) (i32.const 1)))))
+            (if (local.get $lineStart)
+              (then
+                (local.set $lineStart (i32.const 0))
+                (call $bullet (local.get $f) (local.get $i))))))
+        (if (i32.load offset=52 (local.get $lex))
+          (then
+            (if (i32.and
+                  (i32.load8_u (i32.add (i32.load offset=52 (local.get $lex)) (i32.shr_u (local.get $f) (i32.const 3))))
+                  (i32.shl (i32.const 1) (i32.and (local.get $f) (i32.const 7))))
+              (then (call $anywhere (local.get $f) (i32.sub (local.get $i) (i32.const 2)))))))
+        (br $outer)))
+    (i32.store offset=12 (i32.const 0) (local.get $nonAscii))
+    (i32.store offset=32 (i32.const 0) (global.get $hitCount))
+    (global.get $hitCount))
 
-  ;; Ends the scan: looks up a word that runs to the end of the text.
-  (func (export "finish")
-    (if (i32.ge_s (i32.load offset=0 (i32.const 0)) (i32.const 0))
-      (then (call $endWord (i32.load offset=48 (i32.const 0))))))
+  ;; A line starts with unit `f` before `next`: a bullet when `f` is `-`, `*` or `•` and white
+  ;; space follows (the sentinel is not white space).
+  (func $bullet (param $f i32) (param $next i32)
+    (if (i32.and
+          (i32.or (i32.or (i32.eq (local.get $f) (i32.const 0x2d)) (i32.eq (local.get $f) (i32.const 0x2a)))
+            (i32.eq (local.get $f) (i32.const 0x2022)))
+          (i32.eq (i32.shr_u (call $infoAt (local.get $next)) (i32.const 16)) (i32.const 3)))
+      (then
+        (i32.store offset=28 (i32.const 0) (i32.add (i32.load offset=28 (i32.const 0)) (i32.const 1))))))
+
 )

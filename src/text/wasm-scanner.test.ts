@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import wabtInit from 'wabt';
 import { compileLexicon, type LexiconSpec } from './lexicon.js';
 import { SCAN_WASM_BASE64 } from './scan-wasm.js';
-import { CHUNK_UNITS, wasmScanner } from './wasm-scanner.js';
+import { wasmScanner } from './wasm-scanner.js';
 
 // The WebAssembly scanner must find exactly what the JS scanner finds: the same entries, counts,
 // first positions, and statistics, on any text, including across chunk boundaries and past the
@@ -67,15 +67,15 @@ describe('the WebAssembly scanner', () => {
     );
   });
 
-  it('agrees across chunk boundaries and when candidates overflow one call', () => {
+  it('agrees on long texts (the text area grows) and on texts dense with hits', () => {
     const [wasm, js] = both(SPEC);
-    const long = PIECES.join(' ').repeat(Math.ceil((CHUNK_UNITS * 2.5) / PIECES.join(' ').length));
+    const long = PIECES.join(' ').repeat(Math.ceil(100_000 / PIECES.join(' ').length));
     expect(snapshot(wasm, long)).toEqual(snapshot(js, long));
-    const dense = 'x '.repeat(20_000); // one candidate per word: more than a call's room
+    const dense = 'x '.repeat(20_000);
     expect(snapshot(wasm, dense)).toEqual(snapshot(js, dense));
-    // A word cut by the chunk boundary.
-    const cut = `${'y'.repeat(CHUNK_UNITS - 3)} prove theorem`;
-    expect(snapshot(wasm, cut).hits).toHaveLength(2);
+    const last = `${'y'.repeat(70_000)} prove theorem`; // hits at the very end of a long text
+    expect(snapshot(wasm, last).hits).toHaveLength(2);
+    expect(snapshot(wasm, 'prove theorem').hits).toHaveLength(2); // a short text after a long one
   });
 
   it('agrees on ranges of a text', () => {

@@ -3,52 +3,80 @@ import { SCAN_WASM_BASE64 } from './scan-wasm.js';
 
 /**
  * The WebAssembly side of `Lexicon.scan` (the module is `scan.wat`): one instance per thread,
- * shared by every lexicon. Each lexicon copies its hash tables into the module's memory once, on
- * its first scan; each fold table its 256 KB info table (folded unit and class per UTF-16 unit).
- * Blocks are returned to a free list when their lexicon or fold table is garbage-collected.
+ * shared by every lexicon. Each lexicon copies its patterns and hash tables into the module's
+ * memory once, on its first scan (a block sized to the lexicon: a few KB for a small one); each
+ * fold table its 256 KB info table (folded unit and class per UTF-16 unit). Blocks go back to a
+ * free list when their lexicon or fold table is garbage-collected.
  *
- * A scan copies the text into the module in chunks (`Buffer.write` with `utf16le`: a memory
- * copy, ~0.1 ns per unit), runs the loop, and hands back candidates for the JS side to verify.
+ * A scan copies the text into the module (`Buffer.write` with `utf16le`, a memory copy; a plain
+ * loop for short texts, where the call costs more than the copy), runs the whole scan there —
+ * matching, verification and counting — and the lexicon reads the distinct hits at the end. The
+ * text area grows to the longest text scanned (2 bytes per UTF-16 unit) and is kept for reuse.
  * When WebAssembly is unavailable (e.g. `node --jitless`), `wasmScanner()` returns `undefined`
  * and lexicons scan in JS, with the same results.
  */
 
-/** Candidate kinds written by the module. */
-export const CANDIDATE = {
-  exact: 1,
-  pair: 2,
-  prefix: 3,
-  anywhere: 4,
-  numbered: 5,
-  bullet: 6,
+/** Offsets (in i32 units) of the result struct the module writes at address 0. */
+export const RESULT = {
+  words: 0,
+  numbers: 1,
+  unbounded: 2,
+  nonAscii: 3,
+  lines: 4,
+  questions: 5,
+  numbered: 6,
+  bullets: 7,
+  hitCount: 8,
 } as const;
 
-/** Room for candidates per call (8 bytes each). */
-const CANDIDATE_ROOM = 4096;
-/** UTF-16 units copied per chunk. */
-export const CHUNK_UNITS = 32_768;
-/** The scan state struct (offsets in bytes, as in scan.wat). */
-const STATE = {
-  words: 20,
-  numbers: 24,
-  unbounded: 28,
-  nonAscii: 32,
-  lines: 36,
-  questions: 40,
-  outCount: 44,
-  base: 56,
-  lex: 60,
-  out: 68,
-  room: 72,
-} as const;
-const OUT_AT = 128;
-const TEXT_AT = OUT_AT + CANDIDATE_ROOM * 8;
-const HEAP_AT = TEXT_AT + CHUNK_UNITS * 2;
+/** A lexicon as the module reads it (see `scan.wat` for the block layout). */
+export interface WasmLexicon {
+  /** Per pattern: folded units (-1: a separator), and whether its ends are word-bounded. */
+  readonly patterns: readonly {
+    readonly units: Int32Array;
+    readonly leftBounded: boolean;
+    readonly rightBounded: boolean;
+    /** All letters of one word, bounded on both sides: verified against the folded copy. */
+    readonly singleWord: boolean;
+  }[];
+  /** Hash tables from a word (pair, prefix) hash to the patterns to verify there. */
+  readonly exact: WasmTable;
+  readonly pair: WasmTable;
+  readonly prefix: WasmTable;
+  /** Bit n set when some prefix pattern is n letters long (n < 32). */
+  readonly prefixLengths: number;
+  /** Patterns checked wherever their first folded unit occurs, by that unit. */
+  readonly anywhere: ReadonlyMap<number, readonly number[]>;
+  /** Some `anywhere` pattern starts with a word character (`*stem`). */
+  readonly anywhereWordStarts: boolean;
+}
+
+/** An open-addressing table: per slot a key and its patterns (`count` 0: an empty slot). */
+export interface WasmTable {
+  readonly hashes: Int32Array;
+  readonly starts: Int32Array;
+  readonly counts: Int32Array;
+  readonly patterns: Int32Array;
+}
+
+/** Where a prepared lexicon's block is, and where its per-pattern results are (i32 indexes). */
+export interface WasmBlock {
+  readonly lex: number;
+  readonly info: number;
+  readonly sentinel: number;
+  readonly hits: number;
+  readonly occurrences: number;
+  readonly first: number;
+}
+
+/**
+ * Texts up to this many units are copied with a loop, longer ones with `Buffer.write` (which
+ * costs ~80 ns whatever the length: measured).
+ */
+const LOOP_COPY_UNITS = 16;
+const RESULT_BYTES = 64;
 const PAGE = 65_536;
-/** Bytes of a lexicon block's header (see scan.wat). */
-const BLOCK_HEADER = 64;
-/** Bytes of a word filter: 2^17 bits. */
-const WORD_FILTER = 16_384;
+const HEADER_BYTES = 128;
 
 // The few WebAssembly types used here (the project's TypeScript libs do not declare them).
 interface WasmMemory {
@@ -59,179 +87,122 @@ interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => object;
   readonly Instance: new (module: object) => { readonly exports: unknown };
 }
-
 interface ScanExports {
   readonly memory: WasmMemory;
-  readonly reset: () => void;
-  readonly scan: (text: number, count: number, info: number) => number;
-  readonly finish: () => void;
-}
-
-/** The hash tables of a lexicon, as the module reads them. */
-export interface WasmTables {
-  readonly exact: { readonly hashes: Int32Array; readonly counts: Int32Array };
-  readonly pair: { readonly hashes: Int32Array; readonly counts: Int32Array };
-  readonly prefix: { readonly hashes: Int32Array; readonly counts: Int32Array };
-  readonly prefixLengths: number;
-  readonly prefixFilter: Uint8Array;
-  readonly prefixFilter2: Uint8Array;
-  /** Folded units that start an `anywhere` entry. */
-  readonly anywhereUnits: Iterable<number>;
-  readonly hasAnywhere: boolean;
-  readonly hasAnywhereWordStarts: boolean;
-}
-
-/** Statistics the module gathers. */
-export interface WasmStats {
-  words: number;
-  numbers: number;
-  unbounded: number;
-  nonAscii: number;
-  lines: number;
-  questions: number;
+  readonly scan: (
+    lex: number,
+    info: number,
+    text: number,
+    count: number,
+    base: number,
+    folded: number,
+  ) => number;
 }
 
 /** The shared module instance. */
 export class WasmScanner {
   readonly #exports: ScanExports;
-  #buffer: Buffer;
-  #i32: Int32Array;
-  #u8: Uint8Array;
-  /** A view of the candidate buffer. */
-  #candidates: Int32Array;
-  #top = HEAP_AT;
+  #buffer: Buffer = Buffer.alloc(0);
+  #i32 = new Int32Array(0);
+  #u16 = new Uint16Array(0);
+  #u8 = new Uint8Array(0);
+  #top = RESULT_BYTES;
+  /**
+   * The text area (byte address) and its room in units (the sentinel included), followed by as
+   * much room again where the word loops write the folded letters (and 8 bytes of slack, for
+   * the 8-byte compares that verify a one-word entry).
+   */
+  #textAt = 0;
+  #textRoom = 0;
   readonly #free = new Map<number, number[]>();
-  readonly #infoTables = new WeakMap<FoldTable, number>();
+  readonly #infoTables = new WeakMap<FoldTable, { at: number; sentinel: number }>();
   readonly #released = new FinalizationRegistry<{ at: number; size: number }>((block) =>
     this.#release(block.at, block.size),
   );
 
   constructor(exports: ScanExports) {
     this.#exports = exports;
-    this.#buffer = Buffer.alloc(0);
-    this.#i32 = new Int32Array(0);
-    this.#u8 = new Uint8Array(0);
-    this.#candidates = new Int32Array(0);
     this.#views();
+    this.#textRoom = 4096;
+    this.#textAt = this.#allocate(textBytes(this.#textRoom));
   }
 
-  /** Copies a lexicon's tables into the module; the block is freed when `owner` is collected. */
-  prepare(
-    owner: object,
-    fold: FoldTable,
-    classOf: Uint8Array,
-    tables: WasmTables,
-  ): { lex: number; info: number } {
+  /** The module's memory as i32s (replaced when memory grows: read it after each scan). */
+  get i32(): Int32Array {
+    return this.#i32;
+  }
+
+  /** Copies a lexicon into the module; the block is freed when `owner` is collected. */
+  prepare(owner: object, fold: FoldTable, classOf: Uint8Array, lexicon: WasmLexicon): WasmBlock {
     const info = this.#info(fold, classOf);
-    const parts = [tables.exact, tables.pair, tables.prefix];
-    const tableBytes = parts.map((table) => table.hashes.length * 8);
-    const size =
-      BLOCK_HEADER + tableBytes.reduce((a, b) => a + b, 0) + 2 * 1024 + 8192 + 2 * WORD_FILTER;
-    const lex = this.#allocate(size);
-    this.#released.register(owner, { at: lex, size });
-    const i32 = this.#i32;
-    const u8 = this.#u8;
-    let at = lex + BLOCK_HEADER;
-    parts.forEach((table, k) => {
-      i32[(lex >> 2) + 2 * k] = at;
-      i32[(lex >> 2) + 2 * k + 1] = table.hashes.length - 1;
-      for (let slot = 0; slot < table.hashes.length; slot++) {
-        i32[(at >> 2) + 2 * slot] = table.counts[slot]!;
-        i32[(at >> 2) + 2 * slot + 1] = table.hashes[slot]!;
-      }
-      at += tableBytes[k]!;
-    });
-    i32[(lex >> 2) + 6] = tables.prefixLengths;
-    i32[(lex >> 2) + 7] = at;
-    u8.set(tables.prefixFilter, at);
-    at += 1024;
-    i32[(lex >> 2) + 12] = at;
-    u8.set(tables.prefixFilter2, at);
-    at += 1024;
-    i32[(lex >> 2) + 8] = at;
-    u8.fill(0, at, at + 8192);
-    for (const unit of tables.anywhereUnits) u8[at + (unit >> 3)]! |= 1 << (unit & 7);
-    at += 8192;
-    i32[(lex >> 2) + 9] = (tables.hasAnywhere ? 1 : 0) | (tables.hasAnywhereWordStarts ? 2 : 0);
-    // Word filters: one bit per hash (bits 15..31) of the exact and pair tables, so that the
-    // module rules most words out with one load instead of a table probe.
-    [tables.exact, tables.pair].forEach((table, k) => {
-      i32[(lex >> 2) + 10 + k] = at;
-      u8.fill(0, at, at + WORD_FILTER);
-      for (let slot = 0; slot < table.hashes.length; slot++) {
-        if (table.counts[slot] === 0) continue;
-        const bit = table.hashes[slot]! >>> 15;
-        u8[at + (bit >>> 3)]! |= 1 << (bit & 7);
-      }
-      at += WORD_FILTER;
-    });
-    return { lex, info };
-  }
-
-  /**
-   * Scans `text[start, end)`, handing each batch of candidates to `verify(candidates, count)`
-   * (pairs of `kind | slot << 3` and position, in text order), and returns the statistics.
-   */
-  scan(
-    text: string,
-    start: number,
-    end: number,
-    lex: number,
-    info: number,
-    verify: (candidates: Int32Array, count: number) => void,
-  ): WasmStats {
-    const wasm = this.#exports;
-    const i32 = this.#i32;
-    wasm.reset();
-    i32[STATE.lex >> 2] = lex;
-    i32[STATE.out >> 2] = OUT_AT;
-    i32[STATE.room >> 2] = CANDIDATE_ROOM;
-    for (let chunk = start; chunk < end; ) {
-      const count = Math.min(CHUNK_UNITS, end - chunk);
-      // Buffer.write copies the string's code units as they are (lone surrogates included).
-      const part = chunk === 0 && count === text.length ? text : text.slice(chunk, chunk + count);
-      this.#buffer.write(part, TEXT_AT, count * 2, 'utf16le');
-      let done = 0;
-      while (done < count) {
-        i32[STATE.outCount >> 2] = 0;
-        i32[STATE.base >> 2] = chunk + done;
-        done += wasm.scan(TEXT_AT + done * 2, count - done, info);
-        this.#deliver(verify);
-      }
-      chunk += count;
-    }
-    i32[STATE.outCount >> 2] = 0;
-    wasm.finish();
-    this.#deliver(verify);
+    const layout = new BlockLayout(lexicon);
+    const lex = this.#allocate(layout.size);
+    this.#released.register(owner, { at: lex, size: layout.size });
+    layout.write(lex, this.#i32, this.#u16, this.#u8);
     return {
-      words: i32[STATE.words >> 2]!,
-      numbers: i32[STATE.numbers >> 2]!,
-      unbounded: i32[STATE.unbounded >> 2]!,
-      nonAscii: i32[STATE.nonAscii >> 2]!,
-      lines: i32[STATE.lines >> 2]!,
-      questions: i32[STATE.questions >> 2]!,
+      lex,
+      info: info.at,
+      sentinel: info.sentinel,
+      hits: (lex + layout.hits) >> 2,
+      occurrences: (lex + layout.occurrences) >> 2,
+      first: (lex + layout.first) >> 2,
     };
   }
 
-  #deliver(verify: (candidates: Int32Array, count: number) => void): void {
-    const count = this.#i32[STATE.outCount >> 2]!;
-    if (count > 0) verify(this.#candidates, count);
+  /**
+   * Scans `text[start, end)` with a prepared lexicon; returns the number of distinct patterns
+   * found. The statistics are at {@link RESULT} in {@link i32}, the patterns in the block.
+   */
+  scan(text: string, start: number, end: number, block: WasmBlock): number {
+    const count = end - start;
+    if (count + 1 > this.#textRoom) this.#growText(count + 1);
+    const at = this.#textAt;
+    if (count <= LOOP_COPY_UNITS) {
+      const u16 = this.#u16;
+      const offset = (at >> 1) - start;
+      for (let i = start; i < end; i++) u16[offset + i] = text.charCodeAt(i);
+    } else {
+      // Buffer.write copies the string's code units as they are (lone surrogates included).
+      const part = start === 0 && end === text.length ? text : text.slice(start, end);
+      this.#buffer.write(part, at, count * 2, 'utf16le');
+    }
+    this.#u16[(at >> 1) + count] = block.sentinel;
+    return this.#exports.scan(block.lex, block.info, at, count, start, this.#textRoom * 2);
   }
 
-  /** The info table of a fold table (folded unit | class << 16 per UTF-16 unit), built once. */
-  #info(fold: FoldTable, classOf: Uint8Array): number {
+  #growText(units: number): void {
+    this.#release(this.#textAt, textBytes(this.#textRoom));
+    const room = Math.max(units, this.#textRoom * 2);
+    this.#textAt = this.#allocate(textBytes(room));
+    this.#textRoom = room;
+  }
+
+  /**
+   * The info table of a fold table (folded unit | class << 16 per UTF-16 unit, and bit 31 for
+   * word characters outside ASCII), built once, and
+   * a sentinel unit for it: one that is neither skipped nor a word character.
+   */
+  #info(fold: FoldTable, classOf: Uint8Array): { at: number; sentinel: number } {
     const known = this.#infoTables.get(fold);
     if (known !== undefined) return known;
     const at = this.#allocate(0x10000 * 4);
     this.#released.register(fold, { at, size: 0x10000 * 4 });
-    this.#infoTables.set(fold, at);
     const i32 = this.#i32;
     const base = at >> 2;
+    let sentinel = -1;
     for (let c = 0; c < 0x10000; c++) {
       const f = fold[c]!;
-      i32[base + c] = f === 0 ? 0 : f | (classOf[f]! << 16);
+      const cls = classOf[f]!;
+      // Bit 30: a word character (one test in the word loops); bit 31: a word character outside
+      // ASCII (TextStats.nonAsciiWordChars counts them).
+      const word = cls === 1 ? (1 << 30) | (c > 0x7f ? 1 << 31 : 0) : 0;
+      const v = f === 0 ? 0 : f | (cls << 16) | word;
+      i32[base + c] = v;
+      if (sentinel < 0 && v !== 0 && cls !== 1) sentinel = c;
     }
-    return at;
+    const table = { at, sentinel };
+    this.#infoTables.set(fold, table);
+    return table;
   }
 
   #allocate(size: number): number {
@@ -259,9 +230,196 @@ export class WasmScanner {
     const buffer = this.#exports.memory.buffer;
     this.#buffer = Buffer.from(buffer);
     this.#i32 = new Int32Array(buffer);
+    this.#u16 = new Uint16Array(buffer);
     this.#u8 = new Uint8Array(buffer);
-    this.#candidates = new Int32Array(buffer, OUT_AT, CANDIDATE_ROOM * 2);
   }
+}
+
+/**
+ * The layout of a lexicon block (offsets in bytes from its start, see `scan.wat`): header,
+ * hash tables with their pattern lists, patterns and their units, per-pattern results, filters.
+ * Every part is sized by the lexicon, so a small lexicon takes a few KB.
+ */
+class BlockLayout {
+  readonly size: number;
+  readonly hits: number;
+  readonly occurrences: number;
+  readonly first: number;
+  readonly #lexicon: WasmLexicon;
+  readonly #tables: readonly { table: WasmTable; at: number; lists: number }[];
+  readonly #anywhere: { at: number; slots: number; lists: number } | undefined;
+  readonly #patterns: number;
+  readonly #units: number;
+  readonly #stamps: number;
+  readonly #filters: readonly { at: number; bits: number }[];
+  readonly #prefixFilter: { at: number; bytes: number };
+  readonly #anywhereBits: number;
+
+  constructor(lexicon: WasmLexicon) {
+    this.#lexicon = lexicon;
+    let at = HEADER_BYTES;
+    const take = (bytes: number) => {
+      const here = at;
+      at += (bytes + 7) & ~7;
+      return here;
+    };
+    this.#tables = [lexicon.exact, lexicon.pair, lexicon.prefix].map((table) => {
+      const slots = take(table.hashes.length * 8);
+      return { table, at: slots, lists: take(listBytes(table.counts)) };
+    });
+    if (lexicon.anywhere.size > 0) {
+      const slots = tableSize(lexicon.anywhere.size);
+      let listed = 0;
+      for (const ids of lexicon.anywhere.values()) listed += 1 + ids.length;
+      this.#anywhere = { at: take(slots * 8), slots, lists: take(listed * 4) };
+      this.#anywhereBits = take(0x10000 / 8);
+    } else {
+      this.#anywhere = undefined;
+      this.#anywhereBits = 0;
+    }
+    const count = lexicon.patterns.length;
+    this.#patterns = take(count * 8);
+    let units = 0;
+    for (const pattern of lexicon.patterns) units += pattern.units.length;
+    this.#units = take(units * 2 + 8); // + slack: one-word entries are compared 8 bytes at a time
+    this.#stamps = take(count * 4);
+    this.occurrences = take(count * 4);
+    this.first = take(count * 4);
+    this.hits = take(count * 4);
+    // One bit per hash (its top bits) for the exact and pair tables: about 1 in 32 set.
+    this.#filters = [lexicon.exact, lexicon.pair].map((table) => {
+      const bits = filterSize(used(table.counts) * 64, 64, 1 << 20);
+      return { at: take(bits / 8), bits };
+    });
+    let prefixes = 0;
+    for (let slot = 0; slot < lexicon.prefix.counts.length; slot++) {
+      prefixes += lexicon.prefix.counts[slot]!;
+    }
+    const bytes = filterSize(prefixes * 64, 64, 1 << 20);
+    this.#prefixFilter = { at: take(bytes), bytes };
+    this.size = at;
+  }
+
+  write(lex: number, i32: Int32Array, u16: Uint16Array, u8: Uint8Array): void {
+    const lexicon = this.#lexicon;
+    const header = lex >> 2;
+    u8.fill(0, lex, lex + this.size);
+    this.#tables.forEach(({ table, at, lists }, k) => {
+      i32[header + 2 * k] = lex + at;
+      i32[header + 2 * k + 1] = table.hashes.length - 1;
+      let list = lex + lists;
+      for (let slot = 0; slot < table.hashes.length; slot++) {
+        const n = table.counts[slot]!;
+        if (n === 0) continue;
+        i32[((lex + at) >> 2) + 2 * slot] = table.hashes[slot]!;
+        i32[((lex + at) >> 2) + 2 * slot + 1] = list;
+        i32[list >> 2] = n;
+        for (let k2 = 0; k2 < n; k2++) {
+          i32[(list >> 2) + 1 + k2] = table.patterns[table.starts[slot]! + k2]!;
+        }
+        list += 4 * (1 + n);
+      }
+    });
+    i32[header + 6] = lexicon.prefixLengths;
+    const prefixFilter = this.#prefixFilter;
+    i32[header + 7] = lex + prefixFilter.at;
+    i32[header + 8] = prefixFilter.bytes - 1;
+    this.#markPrefixes(u8, lex + prefixFilter.at, prefixFilter.bytes);
+    [lexicon.exact, lexicon.pair].forEach((table, k) => {
+      const { at, bits } = this.#filters[k]!;
+      const shift = 32 - Math.log2(bits);
+      i32[header + 9 + 2 * k] = lex + at;
+      i32[header + 10 + 2 * k] = shift;
+      for (let slot = 0; slot < table.hashes.length; slot++) {
+        if (table.counts[slot] === 0) continue;
+        const bit = table.hashes[slot]! >>> shift;
+        u8[lex + at + (bit >>> 3)]! |= 1 << (bit & 7);
+      }
+    });
+    let flags = lexicon.prefixLengths !== 0 ? 4 : 0;
+    const anywhere = this.#anywhere;
+    if (anywhere) {
+      flags |= 1 | (lexicon.anywhereWordStarts ? 2 : 0);
+      i32[header + 13] = lex + this.#anywhereBits;
+      i32[header + 14] = lex + anywhere.at;
+      i32[header + 15] = anywhere.slots - 1;
+      let list = lex + anywhere.lists;
+      for (const [unit, ids] of lexicon.anywhere) {
+        u8[lex + this.#anywhereBits + (unit >>> 3)]! |= 1 << (unit & 7);
+        let slot = unit & (anywhere.slots - 1);
+        while (i32[((lex + anywhere.at) >> 2) + 2 * slot + 1] !== 0) {
+          slot = (slot + 1) & (anywhere.slots - 1);
+        }
+        i32[((lex + anywhere.at) >> 2) + 2 * slot] = unit;
+        i32[((lex + anywhere.at) >> 2) + 2 * slot + 1] = list;
+        i32[list >> 2] = ids.length;
+        ids.forEach((id, k) => {
+          i32[(list >> 2) + 1 + k] = id;
+        });
+        list += 4 * (1 + ids.length);
+      }
+    }
+    i32[header + 16] = flags;
+    i32[header + 17] = lex + this.#patterns;
+    let units = lex + this.#units;
+    lexicon.patterns.forEach((pattern, p) => {
+      i32[((lex + this.#patterns) >> 2) + 2 * p] = units;
+      i32[((lex + this.#patterns) >> 2) + 2 * p + 1] =
+        (pattern.units.length << 3) |
+        (pattern.leftBounded ? 1 : 0) |
+        (pattern.rightBounded ? 2 : 0) |
+        (pattern.singleWord ? 4 : 0);
+      for (const unit of pattern.units) {
+        u16[units >> 1] = unit === -1 ? 0 : unit; // a separator (-1 in lexicon.ts) is 0 here
+        units += 2;
+      }
+    });
+    i32[header + 19] = lex + this.#stamps;
+    i32[header + 20] = lex + this.occurrences;
+    i32[header + 21] = lex + this.first;
+    i32[header + 22] = lex + this.hits;
+    i32[header + 23] = 0; // generation
+    i32[header + 24] = lexicon.patterns.length;
+  }
+
+  /** Sets the prefix filter's byte of each prefix pattern's hash (at `(hash >>> 12) & mask`). */
+  #markPrefixes(u8: Uint8Array, at: number, bytes: number): void {
+    const table = this.#lexicon.prefix;
+    for (let slot = 0; slot < table.hashes.length; slot++) {
+      if (table.counts[slot] !== 0) u8[at + ((table.hashes[slot]! >>> 12) & (bytes - 1))] = 1;
+    }
+  }
+}
+
+/** Bytes of a text area of `room` units: the text, the folded copy, 8 bytes of slack. */
+function textBytes(room: number): number {
+  return room * 4 + 8;
+}
+
+function listBytes(counts: Int32Array): number {
+  let words = 0;
+  for (const n of counts) if (n > 0) words += 1 + n;
+  return words * 4;
+}
+
+function used(counts: Int32Array): number {
+  let slots = 0;
+  for (const n of counts) if (n > 0) slots++;
+  return slots;
+}
+
+/** A power of two at least `wanted`, within [min, max]. */
+function filterSize(wanted: number, min: number, max: number): number {
+  let size = min;
+  while (size < wanted && size < max) size *= 2;
+  return size;
+}
+
+/** Slots of an open-addressing table for `keys` keys: a power of two, at most half full. */
+function tableSize(keys: number): number {
+  let size = 4;
+  while (size < keys * 2) size *= 2;
+  return size;
 }
 
 let shared: WasmScanner | null | undefined;

@@ -3,6 +3,8 @@
  * keyword scorer decides locally in microseconds; a cheap LLM is asked only near a tier boundary,
  * under a strict timeout, with MEDIUM as the safe fallback.
  */
+
+export { plainDecision, type TierDecision } from './decision.js';
 export {
   type ChatRequestMessage,
   type ContentPart,
@@ -31,12 +33,7 @@ export {
   TierOptionsSchema,
   tierOptions,
 } from './options.js';
-export {
-  createTierRouter,
-  type TierDecision,
-  TierRouter,
-  type TierRouterDependencies,
-} from './router.js';
+export { createTierRouter, TierRouter, type TierRouterDependencies } from './router.js';
 export {
   type ScoreContext,
   type TierOverride,

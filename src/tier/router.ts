@@ -1,67 +1,19 @@
 import { lruDecisionCache } from '../core/decision-cache.js';
 import {
   type DecisionCache,
-  type DecisionSource,
   Hybrid,
   type HybridDecision,
   type HybridStats,
   type LocalVerdict,
 } from '../core/hybrid.js';
 import type { LlmProvider } from '../llm/types.js';
-import {
-  type ExtractedPrompt,
-  type ExtractionStep,
-  extractPrompt,
-  requestSize,
-  type TierRequest,
-} from './extract.js';
+import { FALLBACK_REASON, LazyDecision, type TierDecision, VERDICT_REASON } from './decision.js';
+import { type ExtractedPrompt, extractPrompt, requestSize, type TierRequest } from './extract.js';
 import { compileForcedModels } from './forced.js';
 import { tierCacheKey, tierLlmDecider } from './llm.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from './options.js';
-import { type TierOverride, type TierScore, TierScorer } from './scorer.js';
+import { type TierScore, TierScorer } from './scorer.js';
 import { maxTier, type Tier } from './tiers.js';
-
-/** A tier decision, with everything a routing server, a log line or a user needs to see. */
-export interface TierDecision {
-  readonly tier: Tier;
-  /** `local` (the scorer), `llm` (the LLM check), `fallback` or `forced` (by the model id). */
-  readonly source: DecisionSource;
-  /** The model id forced the tier; nothing was classified. */
-  readonly forced: boolean;
-  /** Confidence of `tier` in [0, 1]. */
-  readonly confidence: number;
-  /** The scorer's weighted sum (absent when forced, or when a huge prompt was not scanned). */
-  readonly score?: number;
-  /** The scorer's own tier and confidence (absent when forced). */
-  readonly localTier?: Tier;
-  readonly localConfidence?: number;
-  /**
-   * From {@link TierRouter.classify} only: the scorer is unsure and an LLM check is configured,
-   * so `tier` is provisional; call {@link TierRouter.decide} for the checked decision.
-   */
-  readonly needsLlm: boolean;
-  /** Why, in short phrases: `short (8 tokens)`, `code (function, class)`, … */
-  readonly signals: readonly string[];
-  /** One sentence: how the decision was reached. */
-  readonly reason: string;
-  readonly override?: TierOverride;
-  /** Estimated tokens of the scored text. */
-  readonly tokens: number;
-  /** Image parts in the user's message. */
-  readonly images: number;
-  /** Which extraction cases applied to find the user's text. */
-  readonly extraction: readonly ExtractionStep[];
-  /** Milliseconds spent waiting for the LLM check (0 when it did not run). */
-  readonly llmMs: number;
-  /** The LLM verdict came from the cache. */
-  readonly cached?: boolean;
-  /**
-   * The tiers to try, in order, if the provider of `tier` fails (starting with `tier`). A server
-   * may move down this chain only before the first byte of a response reached the client
-   * (SPEC-NOTES: a streamed response must never be followed by a second one).
-   */
-  readonly fallbackChain: readonly Tier[];
-}
 
 /** What the router needs besides its options. */
 export interface TierRouterDependencies {
@@ -90,6 +42,14 @@ export class TierRouter {
   readonly #hybrid: Hybrid<ExtractedPrompt, Tier>;
   readonly #forced: (model: string | undefined) => Tier | undefined;
   readonly #llmEnabled: boolean;
+  /** The prompt of the last `#score` call. */
+  #prompt: ExtractedPrompt = {
+    text: '',
+    images: 0,
+    context: [],
+    hasSystemPrompt: false,
+    steps: [],
+  };
 
   constructor(options: TierOptionsInput = {}, dependencies: TierRouterDependencies = {}) {
     this.options = tierOptions(options);
@@ -111,12 +71,12 @@ export class TierRouter {
       withoutLlm: llm.whenOff,
       fallback: ({ local, cause }) => {
         const tier = llm.neverDemote ? maxTier(llm.fallbackTier, local.value) : llm.fallbackTier;
-        const why = cause === 'no_llm' ? 'no LLM check configured' : `LLM check ${cause}`;
-        return {
-          value: tier,
-          confidence: local.confidence,
-          reason: `fallback to ${tier}: ambiguous local verdict ${local.value} (confidence ${local.confidence.toFixed(2)}), ${why}`,
-        };
+        // Without an LLM (no I/O: the hot path), the reason is written on first access.
+        const reason =
+          cause === 'no_llm'
+            ? FALLBACK_REASON
+            : `fallback to ${tier}: ambiguous local verdict ${local.value} (confidence ${local.confidence.toFixed(2)}), LLM check ${cause}`;
+        return { value: tier, confidence: local.confidence, reason };
       },
       ...(classifier
         ? {
@@ -155,18 +115,25 @@ export class TierRouter {
   classify(request: TierRequest | string): TierDecision {
     const forced = this.#forcedDecision(request);
     if (forced) return forced;
-    const { prompt, score } = this.#score(request);
+    const score = this.#score(request);
+    const prompt = this.#prompt;
     const decided = this.#hybrid.decideLocally(prompt, toVerdict(score));
     if (decided) return this.#decision(decided, score, prompt);
-    const signals = score.signals as string[];
-    signals.push(ambiguity(score, 'needs LLM classification'));
-    return decision(score.tier, 'local', false, score.confidence, score, prompt, true, {
-      signals,
-      reason: `ambiguous local verdict ${score.tier} (confidence ${score.confidence.toFixed(2)}); LLM check pending`,
-      llmMs: 0,
-      cached: undefined,
-      fallbackChain: this.fallbackChain(score.tier),
-    });
+    const tier = score.tier;
+    return new LazyDecision(
+      tier,
+      'local',
+      score.confidence,
+      score,
+      prompt,
+      true,
+      0,
+      undefined,
+      this.fallbackChain(tier),
+      'needs LLM classification',
+      '',
+      undefined,
+    );
   }
 
   /**
@@ -176,27 +143,31 @@ export class TierRouter {
   async decide(request: TierRequest | string, signal?: AbortSignal): Promise<TierDecision> {
     const forced = this.#forcedDecision(request);
     if (forced) return forced;
-    const { prompt, score } = this.#score(request);
+    const score = this.#score(request);
+    const prompt = this.#prompt;
     const decided = await this.#hybrid.decideFrom(prompt, toVerdict(score), signal);
     return this.#decision(decided, score, prompt);
   }
 
   /**
-   * Extracts and scores. A request provably over the huge-context limit is decided by its size
-   * (extraction only moves text between scored and unscored, so it cannot change the total).
+   * Extracts and scores; the extracted prompt is left in `#prompt` (read right after the call,
+   * before any await: a second result without an object to carry both). A request provably over
+   * the huge-context limit is decided by its size (extraction only moves text between scored and
+   * unscored, so it cannot change the total).
    */
-  #score(request: TierRequest | string): { prompt: ExtractedPrompt; score: TierScore } {
-    const size = sizeOf(request);
-    const bySize = this.scorer.scoreBySize(size.chars, size.images);
+  #score(request: TierRequest | string): TierScore {
+    const isText = typeof request === 'string';
+    const size = isText ? undefined : sizeOf(request);
+    const images = size?.images ?? 0;
+    const bySize = this.scorer.scoreBySize(isText ? request.length : size!.chars, images);
     if (bySize) {
       extract(request, NO_EXTRACTION); // still rejects a malformed request
-      return {
-        prompt: { text: '', images: size.images, context: [], hasSystemPrompt: false, steps: [] },
-        score: bySize,
-      };
+      this.#prompt = { text: '', images, context: [], hasSystemPrompt: false, steps: [] };
+      return bySize;
     }
     const prompt = extract(request, this.options.extraction);
-    return { prompt, score: this.scorer.score(prompt.text, prompt) };
+    this.#prompt = prompt;
+    return this.scorer.score(prompt.text, prompt);
   }
 
   #forcedDecision(request: TierRequest | string): TierDecision | undefined {
@@ -204,14 +175,22 @@ export class TierRouter {
     const model = request?.model;
     const tier = this.#forced(model);
     if (tier === undefined) return undefined;
-    const decided = this.#hybrid.forced(tier, `model id ${model} forces ${tier}`);
-    return decision(tier, decided.source, true, decided.confidence, undefined, undefined, false, {
-      signals: [`forced (model ${model})`],
-      reason: decided.reason,
-      llmMs: 0,
-      cached: undefined,
-      fallbackChain: this.fallbackChain(tier),
-    });
+    // The reason (`model id … forces …`) is written on first access.
+    const decided = this.#hybrid.forced(tier, '');
+    return new LazyDecision(
+      tier,
+      decided.source,
+      decided.confidence,
+      undefined,
+      undefined,
+      false,
+      0,
+      undefined,
+      this.fallbackChain(tier),
+      undefined,
+      '',
+      model,
+    );
   }
 
   #decision(
@@ -219,67 +198,30 @@ export class TierRouter {
     score: TierScore,
     prompt: ExtractedPrompt,
   ): TierDecision {
-    const signals = score.signals as string[];
+    let outcome: string | undefined;
     if (decided.source === 'llm') {
       const how = decided.cached ? ' (cached)' : ` in ${Math.round(decided.llmMs)} ms`;
-      signals.push(ambiguity(score, `LLM ${decided.value}${how}`));
+      outcome = `LLM ${decided.value}${how}`;
     } else if (decided.source === 'fallback') {
-      signals.push(ambiguity(score, `fallback ${decided.value}`));
+      outcome = `fallback ${decided.value}`;
     } else if (score.ambiguous) {
-      signals.push(ambiguity(score, 'kept (LLM check off)'));
+      outcome = 'kept (LLM check off)';
     }
-    return decision(
+    return new LazyDecision(
       decided.value,
       decided.source,
-      false,
       decided.confidence,
       score,
       prompt,
       false,
-      {
-        signals,
-        reason: decided.reason,
-        llmMs: decided.llmMs,
-        cached: decided.cached ? true : undefined,
-        fallbackChain: this.fallbackChain(decided.value),
-      },
+      decided.llmMs,
+      decided.cached ? true : undefined,
+      this.fallbackChain(decided.value),
+      outcome,
+      decided.reason,
+      undefined,
     );
   }
-}
-
-/**
- * Builds a decision with every field present (absent ones `undefined`), so that all decisions
- * share one object shape: cheaper to build and to read on the hot path than spreads.
- */
-function decision(
-  tier: Tier,
-  source: DecisionSource,
-  forced: boolean,
-  confidence: number,
-  score: TierScore | undefined,
-  prompt: ExtractedPrompt | undefined,
-  needsLlm: boolean,
-  rest: Pick<TierDecision, 'signals' | 'reason' | 'llmMs' | 'cached' | 'fallbackChain'>,
-): TierDecision {
-  return {
-    tier,
-    source,
-    forced,
-    confidence,
-    score: score?.score,
-    localTier: score?.tier,
-    localConfidence: score?.confidence,
-    needsLlm,
-    signals: rest.signals,
-    reason: rest.reason,
-    override: score?.override,
-    tokens: score?.tokens ?? 0,
-    images: prompt?.images ?? 0,
-    extraction: prompt?.steps ?? [],
-    llmMs: rest.llmMs,
-    cached: rest.cached,
-    fallbackChain: rest.fallbackChain,
-  };
 }
 
 /** Builds a tier router (see {@link TierRouter}). */
@@ -304,14 +246,7 @@ const NO_EXTRACTION: TierOptions['extraction'] = {
   personaOpeners: [],
 };
 
+/** The scorer's verdict for the hybrid; its reason is written on first access (decision.ts). */
 function toVerdict(score: TierScore): LocalVerdict<Tier> {
-  return {
-    value: score.tier,
-    confidence: score.confidence,
-    reason: `scored ${score.score?.toFixed(3) ?? 'without scan'} → ${score.tier}${score.override ? ` (override: ${score.override})` : ''}`,
-  };
-}
-
-function ambiguity(score: TierScore, outcome: string): string {
-  return `ambiguous (conf=${score.confidence.toFixed(2)}) → ${outcome}`;
+  return { value: score.tier, confidence: score.confidence, reason: VERDICT_REASON };
 }

@@ -7,6 +7,7 @@ import {
 } from './keywords/index.js';
 import { buildTierLexicon, type TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
+import { LazyScore, plural, type SignalSource } from './signals.js';
 import { type Tier, tierRank } from './tiers.js';
 
 /**
@@ -51,7 +52,6 @@ export interface ScoreContext {
 // imports into property getters, which would cost a call each time (see text/lexicon.ts).
 const DIMENSION_LIST: readonly Dimension[] = DIMENSIONS;
 const DIMENSION_COUNT = DIMENSIONS.length;
-const KEYWORD_DIMENSION_LIST: readonly KeywordDimension[] = KEYWORD_DIMENSIONS;
 const estimate: typeof estimateTokens = estimateTokens;
 const rankOf: typeof tierRank = tierRank;
 
@@ -60,22 +60,6 @@ const REASONING = DIMENSIONS.indexOf('reasoningMarkers');
 const SIMPLE = DIMENSIONS.indexOf('simpleIndicators');
 const MULTI_STEP = DIMENSIONS.indexOf('multiStepPatterns');
 const QUESTIONS = DIMENSIONS.indexOf('questionComplexity');
-
-const LABELS: Readonly<Record<KeywordDimension, string>> = {
-  codePresence: 'code',
-  reasoningMarkers: 'reasoning',
-  technicalTerms: 'technical',
-  creativeMarkers: 'creative',
-  simpleIndicators: 'simple',
-  multiStepPatterns: 'multi-step',
-  imperativeVerbs: 'imperative',
-  constraintCount: 'constraints',
-  outputFormat: 'format',
-  referenceComplexity: 'references',
-  negationComplexity: 'negation',
-  domainSpecificity: 'domain',
-  agenticTask: 'agentic',
-};
 
 /** Scores prompts. Build once (it compiles the lexicon); `score` is cheap and reentrant-free. */
 export class TierScorer {
@@ -87,11 +71,20 @@ export class TierScorer {
   readonly #weights = new Float64Array(DIMENSION_COUNT);
   readonly #units = new Float64Array(DIMENSION_COUNT);
   readonly #categories = new Int32Array(DIMENSION_COUNT).fill(-1);
+  readonly #signalSource: SignalSource;
 
   constructor(options: TierOptions, lexicon: TierLexicon = buildTierLexicon(options)) {
     this.options = options;
     this.#lexicon = lexicon;
     this.#scan = lexicon.lexicon.scan('');
+    this.#signalSource = {
+      options,
+      lexicon: lexicon.lexicon,
+      dimensions: KEYWORD_DIMENSIONS.map((name: KeywordDimension) => ({
+        name,
+        category: lexicon.index[name],
+      })),
+    };
     DIMENSIONS.forEach((name, d) => {
       this.#weights[d] = options.dimensions[name].weight;
     });
@@ -109,12 +102,15 @@ export class TierScorer {
     ) as Record<Dimension, number>;
   }
 
-  /** Scores `text`, the user's own words (see `extractPrompt`). */
-  score(text: string, context: ScoreContext = {}): TierScore {
+  /**
+   * Scores `text`, the user's own words (see `extractPrompt`). The result's `signals` are written
+   * on first access.
+   */
+  score(text: string, context?: ScoreContext): TierScore {
     const options = this.options;
-    const images = context.images ?? 0;
+    const images = context?.images ?? 0;
     const huge = options.overrides.hugeContext;
-    const contextChars = sumLengths(context.context);
+    const contextChars = sumLengths(context?.context);
     if (huge.enabled && huge.skipScan) {
       // Every UTF-16 unit is at least a quarter token (see estimateTokens): a proven lower bound.
       const atLeast = Math.ceil(text.length / 4) + Math.ceil(contextChars / 4);
@@ -142,7 +138,7 @@ export class TierScorer {
         weight += dims.reasoningMarkers.numbersWeight;
       } else if (d === SIMPLE) {
         const simple = dims.simpleIndicators;
-        if (isArithmetic(text)) weight += 1;
+        if (isArithmetic(text, stats.words, stats.numbers)) weight += 1;
         weight *= fade(tokens, simple.fullBelow, simple.noneAbove);
         if (weight > 0 && this.#asksForAction(scan)) weight *= simple.withAction;
       }
@@ -168,7 +164,8 @@ export class TierScorer {
     let confidence = sigmoid(options.confidence.steepness * this.#distanceToBoundary(score));
     if (!recognized) confidence = Math.min(confidence, options.confidence.unrecognized);
     let override: TierOverride | undefined;
-    const signals = this.#signals(scan, tokens, s);
+    let overrideCount = 0;
+    let overrideWhy = '';
 
     const overrides = options.overrides;
     const reasoningWeight = scan.weight(index.reasoningMarkers);
@@ -181,12 +178,12 @@ export class TierScorer {
       override = 'huge-context';
       tier = 'COMPLEX';
       confidence = Math.max(confidence, huge.confidence);
-      signals.push(`override: >${huge.minTokens} tokens (≈${requestTokens}) → COMPLEX`);
+      overrideCount = requestTokens;
     } else if (overrides.reasoning.enabled && reasoningWeight >= overrides.reasoning.minWeight) {
       override = 'reasoning';
       tier = 'REASONING';
       confidence = Math.max(confidence, overrides.reasoning.confidence);
-      signals.push(`override: ${fmtCount(reasoningWeight)} reasoning markers → REASONING`);
+      overrideCount = reasoningWeight;
     } else if (
       overrides.complexity.enabled &&
       complexitySignals >= overrides.complexity.minSignals &&
@@ -197,30 +194,44 @@ export class TierScorer {
       override = 'complexity';
       tier = 'COMPLEX';
       confidence = Math.max(confidence, overrides.complexity.confidence);
-      const why = s[MULTI_STEP] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
-      signals.push(`override: ${fmtCount(complexitySignals)} complexity signals${why} → COMPLEX`);
+      overrideCount = complexitySignals;
+      overrideWhy = s[MULTI_STEP] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
     }
+    let raisedTo: Tier | undefined;
     if (images > 0) {
       const floor = options.vision.minTier;
-      const raised = rankOf(tier) < rankOf(floor);
-      signals.push(`vision (${plural(images, 'image')})${raised ? ` → ${floor}` : ''}`);
-      if (raised) {
+      if (rankOf(tier) < rankOf(floor)) {
+        raisedTo = floor;
         tier = floor;
         override ??= 'vision';
       }
     }
-    if (!recognized) signals.push('no recognised signal');
     const ambiguous = confidence < options.confidence.llmBelow;
-    return {
+    const facts = {
+      length: s[0],
+      hits: scan.hitIds(),
+      simple: s[SIMPLE] !== 0,
+      multiStep: s[MULTI_STEP] === 1,
+      questions: s[QUESTIONS] === 1,
+      numberedLines: stats.numberedLines,
+      numbers: stats.numbers,
+      questionMarks: stats.questionMarks,
+      overrideCount,
+      overrideWhy,
+      images,
+      raisedTo,
+    };
+    return new LazyScore(
+      this.#signalSource,
+      facts,
       tier,
       score,
       confidence,
       ambiguous,
       recognized,
-      ...(override ? { override } : {}),
+      override,
       tokens,
-      signals,
-    };
+    );
   }
 
   /** Whether a non-weak imperative keyword was found. */
@@ -287,14 +298,14 @@ export class TierScorer {
    * Estimated tokens of the whole request. The context is scanned only when its size cannot
    * settle the question: at most one token per UTF-16 unit, at least a quarter.
    */
-  #requestTokens(tokens: number, contextChars: number, context: ScoreContext): number {
+  #requestTokens(tokens: number, contextChars: number, context?: ScoreContext): number {
     const limit = this.options.overrides.hugeContext.minTokens;
     if (contextChars === 0 || tokens + contextChars <= limit)
       return tokens + Math.ceil(contextChars / 4);
     const lower = tokens + Math.ceil(contextChars / 4);
     if (lower > limit) return lower;
     let total = tokens;
-    for (const text of context.context ?? []) total += estimateTextTokens(text);
+    for (const text of context?.context ?? []) total += estimateTextTokens(text);
     return total;
   }
 
@@ -314,33 +325,6 @@ export class TierScorer {
       Math.abs(score - b.REASONING),
     );
   }
-
-  #signals(scan: LexiconScan, tokens: number, s: Float64Array): string[] {
-    const options = this.options;
-    const { index } = this.#lexicon;
-    const limit = options.signalLabels;
-    const signals: string[] = [];
-    if (s[0]! < 0) signals.push(`short (${plural(tokens, 'token')})`);
-    else if (s[0] === 1) signals.push(`long (${plural(tokens, 'token')})`);
-    for (const dimension of KEYWORD_DIMENSION_LIST) {
-      const category = index[dimension];
-      const labels = scan.distinct(category) === 0 ? [] : scan.labels(category, limit);
-      if (dimension === 'simpleIndicators' && s[SIMPLE] !== 0 && labels.length === 0)
-        labels.push('arithmetic');
-      if (labels.length === 0 || (dimension === 'multiStepPatterns' && s[MULTI_STEP] === 0))
-        continue;
-      signals.push(`${LABELS[dimension]} (${labels.join(', ')})`);
-    }
-    const numbered = scan.stats.numberedLines;
-    if (s[MULTI_STEP] === 1 && numbered >= options.dimensions.multiStepPatterns.minNumberedLines) {
-      signals.push(`multi-step (${numbered} numbered lines)`);
-    }
-    if (scan.stats.numbers >= options.dimensions.reasoningMarkers.minNumbers) {
-      signals.push(`numbers (${scan.stats.numbers})`);
-    }
-    if (s[QUESTIONS] === 1) signals.push(`questions (${scan.stats.questionMarks})`);
-    return signals;
-  }
 }
 
 /**
@@ -349,17 +333,15 @@ export class TierScorer {
  */
 const ARITHMETIC = /^[\s\d.,+\-*/×÷^%()=?]*\d\s*[+\-*/×÷^%]\s*[\d(][\s\d.,+\-*/×÷^%()=?]*$/;
 
-function isArithmetic(text: string): boolean {
-  return text.length <= 64 && ARITHMETIC.test(text);
+function isArithmetic(text: string, words: number, numbers: number): boolean {
+  // Every word of an arithmetic expression is a number (a letter would fail the pattern): most
+  // prompts are ruled out without running it.
+  return numbers > 0 && words === numbers && text.length <= 64 && ARITHMETIC.test(text);
 }
 
 /** 1 up to `full`, 0 from `none`, linear in between. */
 function fade(value: number, full: number, none: number): number {
   return value <= full ? 1 : value >= none ? 0 : (none - value) / (none - full);
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function sigmoid(x: number): number {
@@ -374,8 +356,4 @@ function sumLengths(texts: readonly string[] | undefined): number {
   let total = 0;
   if (texts) for (const text of texts) total += text.length;
   return total;
-}
-
-function fmtCount(weight: number): string {
-  return Number.isInteger(weight) ? String(weight) : weight.toFixed(1);
 }

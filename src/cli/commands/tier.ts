@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { plainDecision } from '../../tier/decision.js';
 import {
   createTierRouter,
   isTier,
@@ -52,7 +53,7 @@ export function registerTier(program: Command): void {
       if (flags.json) {
         const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
         process.stdout.write(
-          `${JSON.stringify({ ...decision, ...(dimensions ? { dimensions } : {}) })}\n`,
+          `${JSON.stringify({ ...plainDecision(decision), ...(dimensions ? { dimensions } : {}) })}\n`,
         );
       } else {
         process.stdout.write(formatDecision(decision));
