@@ -49,9 +49,10 @@ const turn = (i: number) => ({
 const long = [...Array.from({ length: 30 }, (_, i) => turn(i)), short[0]];
 
 /**
- * Wall time of a run whose eight classifiers each take 100 ms to answer, over real HTTP (the fake
- * LLM server, OpenAI wire format): with the default 7 workers it should take about two answers
- * (the eighth waits for a free worker), with 8 workers about one, never eight.
+ * Wall time of a run whose model calls each take 100 ms to answer, over real HTTP (the fake LLM
+ * server, OpenAI wire format). Of the eight stock classifiers, `prompt_injection` is decided by
+ * the local detector first, so seven go to the model: with the default 8 workers, and with the
+ * source document's 7, a run takes about one answer, never seven.
  */
 const fake = await startFakeLlm();
 fake.reply((request: FakeRequest) => {
@@ -84,12 +85,12 @@ const eight = overHttp(8);
 export const benches: BenchCase[] = [
   {
     name: 'pipeline.wall.8x100ms.c8',
-    description: '8 classifiers × 100 ms over HTTP, 8 workers',
+    description: '8 classifiers, 7 model calls × 100 ms over HTTP, 8 workers (default)',
     fn: () => eight.classify(short),
   },
   {
     name: 'pipeline.wall.8x100ms.c7',
-    description: '8 classifiers × 100 ms over HTTP, 7 workers (default)',
+    description: '8 classifiers, 7 model calls × 100 ms over HTTP, 7 workers (source document)',
     fn: () => seven.classify(short),
   },
   {
