@@ -337,6 +337,16 @@ export function scanStructure(
 }
 
 /**
+ * Whether a clause that ends at `at` ends at white space (a space or a line break): there the
+ * lexicon, too, sees a separator, so clauses cut there may be scanned together (see window.ts).
+ * Cuts after `。！？` and the forced cuts of text without spaces are not such ends.
+ */
+export function endsAtWhiteSpace(text: string, at: number): boolean {
+  const cls = (flags()[text.charCodeAt(at)]! >> 8) & 15;
+  return cls === C_SPACE || cls === C_NEWLINE;
+}
+
+/**
  * A word written in leetspeak: a leet digit between two letters (`1gn0r3`, `pr3v10us`), at most
  * 24 characters. Versions and units (`v1`, `ipv4`, `mp3`, `4k`) have their digits at one end;
  * hex hashes have no letter past f, which the caller checks first.
