@@ -4,7 +4,8 @@
  * and the shapes of hidden payloads: base64 and hex runs, words split into letters
  * (`i g n o r e`), words mixing Latin with Cyrillic or Greek letters, zero-width characters inside
  * words, bidirectional overrides, invisible Unicode tag characters and "styled" mathematical
- * letters. It copies nothing: it records offsets into reusable typed arrays.
+ * letters. It records offsets into reusable typed arrays; the only copy is of the text's UTF-16
+ * units into a reusable buffer, which the pass reads faster than the string (see `unitsOf`).
  */
 
 // Per-code-unit flags of the pass (one table read per code unit). A character is either a word
@@ -95,6 +96,8 @@ const MIN_TAGS = 7;
 const MIN_STYLED = 4;
 /** Characters around a leetspeak word that are spelled out with it (the rest of its phrase). */
 const LEET_CONTEXT = 80;
+/** Texts up to this many units are copied for the pass with a loop, longer ones by `Buffer.write`. */
+const LOOP_COPY_UNITS = 32;
 /** Most runs recorded per text: enough for any real payload, bounded for hostile input. */
 const MAX_RUNS = 64;
 
@@ -105,6 +108,8 @@ export class TextStructure {
   sentenceCount = 0;
   /** Runs as (kind, start, end) triples. */
   readonly runs = new Int32Array(MAX_RUNS * 3);
+  #units = new Uint16Array(256);
+  #bytes = Buffer.from(this.#units.buffer);
   runCount = 0;
   mixedScriptWords = 0;
   mixedScriptStart = -1;
@@ -113,6 +118,29 @@ export class TextStructure {
   zeroWidthStart = -1;
   bidiOverrides = 0;
   bidiStart = -1;
+
+  /**
+   * `text[start, end)` as UTF-16 units in a buffer reused between texts (it grows to the longest
+   * text scanned). The pass reads the copy: V8 reads a typed array about 2.5 times faster than
+   * `charCodeAt` (measured on a 100 KB text: 0.10 ms against 0.26 ms for a bare loop), far more
+   * than the copy costs (a memory copy by `Buffer.write`; a loop for short texts, where the call
+   * costs more than the copy).
+   */
+  unitsOf(text: string, start: number, end: number): Uint16Array {
+    const length = end - start;
+    if (length > this.#units.length) {
+      this.#units = new Uint16Array(Math.max(length, this.#units.length * 2));
+      this.#bytes = Buffer.from(this.#units.buffer);
+    }
+    const units = this.#units;
+    if (length <= LOOP_COPY_UNITS) {
+      for (let i = 0; i < length; i++) units[i] = text.charCodeAt(start + i);
+    } else {
+      const range = start === 0 && end === text.length ? text : text.slice(start, end);
+      this.#bytes.write(range, 0, 'utf16le');
+    }
+    return units;
+  }
 
   reset(): void {
     this.sentenceCount = 0;
@@ -177,6 +205,7 @@ export function scanStructure(
   if (!warmedUp) warmUp();
   const table = flags();
   into.reset();
+  const units = into.unitsOf(text, start, end);
   let sentenceStart = start;
   let afterTerm = false;
   let newlines = 0;
@@ -198,7 +227,7 @@ export function scanStructure(
   let styledLastEnd = -1;
 
   for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
+    const code = units[i - start]!;
     let f = table[code]!;
     if ((f & ALNUM) === ALNUM) {
       // An ASCII letter or digit, most of any text: it and those that follow it only extend the
@@ -219,7 +248,7 @@ export function scanStructure(
       }
       let seen = f;
       while (i + 1 < end) {
-        f = table[text.charCodeAt(i + 1)]!;
+        f = table[units[i + 1 - start]!]!;
         if ((f & ALNUM) !== ALNUM) break;
         seen |= f;
         i++;
@@ -316,7 +345,7 @@ export function scanStructure(
         if (into.bidiStart < 0) into.bidiStart = i;
         break;
       case C_HIGH: {
-        const low = i + 1 < end ? text.charCodeAt(i + 1) : 0;
+        const low = i + 1 < end ? units[i + 1 - start]! : 0;
         if (code === 0xdb40 && low >= 0xdc20 && low <= 0xdc7e) {
           if (tagStart < 0) {
             tagStart = i;
