@@ -229,34 +229,6 @@ export function scanStructure(
   for (let i = start; i < end; i++) {
     const code = units[i - start]!;
     let f = table[code]!;
-    if ((f & ALNUM) === ALNUM) {
-      // An ASCII letter or digit, most of any text: it and those that follow it only extend the
-      // current word and base64 run, in a loop of their own.
-      if (b64Start < 0) {
-        b64Start = i;
-        b64Flags = 0;
-      }
-      if (wordStart < 0) {
-        wordStart = i;
-        wordFlags = 0;
-        afterTerm = false;
-        newlines = 0;
-      } else if (pendingZeroWidth) {
-        into.zeroWidthInWords++;
-        if (into.zeroWidthStart < 0) into.zeroWidthStart = i - 1;
-        pendingZeroWidth = false;
-      }
-      let seen = f;
-      while (i + 1 < end) {
-        f = table[units[i + 1 - start]!]!;
-        if ((f & ALNUM) !== ALNUM) break;
-        seen |= f;
-        i++;
-      }
-      b64Flags |= seen;
-      wordFlags |= seen;
-      continue;
-    }
     if (f & B64) {
       if (b64Start < 0) {
         b64Start = i;
@@ -277,6 +249,19 @@ export function scanStructure(
         into.zeroWidthInWords++;
         if (into.zeroWidthStart < 0) into.zeroWidthStart = i - 1;
         pendingZeroWidth = false;
+      }
+      if ((f & ALNUM) === ALNUM) {
+        // An ASCII letter or digit, most of any text: those that follow it only extend the word
+        // and the base64 run, in a loop of their own.
+        let seen = f;
+        while (i + 1 < end) {
+          const next = table[units[i + 1 - start]!]!;
+          if ((next & ALNUM) !== ALNUM) break;
+          seen |= next;
+          i++;
+        }
+        b64Flags |= seen;
+        f = seen;
       }
       wordFlags |= f;
       continue;
