@@ -26,6 +26,7 @@ import {
   ROLE_VERB,
 } from './lexicon.js';
 import {
+  endsAtWhiteSpace,
   RUN_BASE64,
   RUN_HEX,
   RUN_LEET,
@@ -36,10 +37,12 @@ import {
   TextStructure,
 } from './structure.js';
 import type { SignalKind } from './types.js';
+import { ClauseWindow, MAX_SPAN } from './window.js';
 
 /**
- * The analysis of one text: the structural pass cuts it into clauses; each clause is scanned
- * once by the injection lexicon; hits combine into signals within their clause (a verb next to
+ * The analysis of one text: the structural pass cuts it into clauses; each clause that may fire
+ * a signal is scanned once by the injection lexicon (windows of several clauses, scanned at once,
+ * find those: window.ts); hits combine into signals within their clause (a verb next to
  * its target), signals combine into a score within their section (a few thousand characters:
  * a chat message is one section), and the text's score is that of its riskiest section, combined
  * with the structural signals (hidden payloads, obfuscation). Decoded payloads are analysed by a
@@ -73,6 +76,8 @@ const OBFUSCATED_WEIGHT = 0.35;
 const PERSONA_WITHOUT_LIMITS = 0.35;
 /** Weight of two or more forged role headers in one section (a fake transcript). */
 const FAKE_TRANSCRIPT = 0.3;
+/** Times a clause is scanned again from a verb whose target stands before it. */
+const CLAUSE_RESCANS = 2;
 /** Most hits of one role per clause that take part in pairing. */
 const MAX_PAIR_HITS = 32;
 
@@ -108,6 +113,8 @@ export class Analyzer {
   readonly #span: MatchSpan = { end: 0, obfuscated: false };
   readonly #otherSpan: MatchSpan = { end: 0, obfuscated: false };
   readonly #structure = new TextStructure();
+  readonly #window: ClauseWindow;
+  readonly #windowChars: number;
   readonly #section = new Section();
   readonly #depth: number;
   #nested: Analyzer | undefined;
@@ -120,12 +127,17 @@ export class Analyzer {
   readonly #found: Combination = { weight: 0, verb: -1, target: -1, scope: -1 };
   #negatedCount = 0;
 
-  /** `lex` is the built-in lexicon; `custom`, when given, holds the configuration's patterns. */
-  constructor(lex: InjectionLexicon, custom?: InjectionLexicon, depth = 0) {
+  /**
+   * `lex` is the built-in lexicon; `custom`, when given, holds the configuration's patterns;
+   * `windowChars` the longest window of clauses scanned at once (0: clause by clause).
+   */
+  constructor(lex: InjectionLexicon, custom?: InjectionLexicon, depth = 0, windowChars = MAX_SPAN) {
     this.#lex = lex;
     this.#scan = lex.lexicon.scan('');
     this.#custom = custom;
     this.#customScan = custom?.lexicon.scan('');
+    this.#window = new ClauseWindow(custom ? [lex, custom] : [lex], canFire, windowChars);
+    this.#windowChars = windowChars;
     this.#depth = depth;
   }
 
@@ -143,10 +155,30 @@ export class Analyzer {
     let sectionStart = start;
     let worst = 0;
     let clauseStart = start;
+    const window = this.#window;
+    window.begin(start);
+    // Where the current window's next trigger may stand: the clauses before it cannot fire a
+    // signal and are not scanned (see window.ts). -1: every clause left in the window is.
+    let next = 0;
     for (let k = 0; k < structure.sentenceCount; k++) {
       const clauseEnd = structure.sentenceEnds[k]!;
       if (clauseEnd > clauseStart) {
-        this.#clause(text, clauseStart, clauseEnd, options, evidence);
+        if (clauseStart >= window.end) {
+          const windowEnd =
+            window.span > 0
+              ? this.#windowEnd(text, structure, k, clauseStart, window.span)
+              : clauseEnd;
+          // A window of one clause would only repeat the clause's own scan.
+          next =
+            windowEnd > clauseEnd
+              ? window.open(text, clauseStart, windowEnd)
+              : window.single(clauseEnd);
+        }
+        if (next < clauseEnd) {
+          this.#clause(text, clauseStart, clauseEnd, options, evidence);
+          window.scanned(clauseEnd - clauseStart);
+          if (next >= 0 && window.end > clauseEnd) next = window.nextTrigger(clauseEnd);
+        }
       }
       clauseStart = clauseEnd;
       if (clauseEnd - sectionStart >= SECTION_CHARS) {
@@ -156,6 +188,29 @@ export class Analyzer {
     }
     worst = Math.max(worst, this.#closeSection(options, evidence));
     return 1 - (1 - worst) * this.#structural(text, options, evidence);
+  }
+
+  /**
+   * The end of the window that starts with clause `k` at `from`: the clauses that follow it
+   * while the window stays within `span` characters and each clause ends at white space.
+   */
+  #windowEnd(
+    text: string,
+    structure: TextStructure,
+    k: number,
+    from: number,
+    span: number,
+  ): number {
+    const ends = structure.sentenceEnds;
+    let j = k;
+    while (
+      j + 1 < structure.sentenceCount &&
+      ends[j + 1]! - from <= span &&
+      endsAtWhiteSpace(text, ends[j]!)
+    ) {
+      j++;
+    }
+    return ends[j]!;
   }
 
   /**
@@ -170,13 +225,17 @@ export class Analyzer {
     end: number,
     options: AnalysisOptions,
     evidence: SignalSet,
-    rescans = 2,
+    rescans = CLAUSE_RESCANS,
   ): void {
     const lex = this.#lex;
     const scan = lex.lexicon.scan(text, this.#scan, start, end);
+    // The whole clause (not a rescan of its end) tells the window, if it goes on after the
+    // clause, which of its triggers' occurrences are accounted for.
+    const whole = rescans === CLAUSE_RESCANS && this.#window.end > end;
+    if (whole) this.#window.account(0, scan);
     const hits = scan.hitCount;
     if (hits === 0) {
-      if (this.#custom) this.#customClause(text, start, end, 1, options, evidence);
+      if (this.#custom) this.#customClause(text, start, end, 1, options, evidence, whole);
       return;
     }
     for (const counts of this.#counts) counts.fill(0);
@@ -212,11 +271,11 @@ export class Analyzer {
     }
     this.#standalone(lex, scan, text, end, damp, options, evidence);
     const restart = rescans > 0 ? this.#restartPoint(start) : -1;
-    if (this.#custom) this.#customClause(text, start, end, damp, options, evidence);
+    if (this.#custom) this.#customClause(text, start, end, damp, options, evidence, whole);
     if (restart > start) this.#clause(text, restart, end, options, evidence, rescans - 1);
   }
 
-  /** Scans one clause for the configuration's own patterns. */
+  /** Scans one clause for the configuration's own patterns (`whole`: not a rescan of its end). */
   #customClause(
     text: string,
     start: number,
@@ -224,9 +283,11 @@ export class Analyzer {
     damp: number,
     options: AnalysisOptions,
     evidence: SignalSet,
+    whole: boolean,
   ): void {
     const custom = this.#custom!;
     const scan = custom.lexicon.scan(text, this.#customScan!, start, end);
+    if (whole) this.#window.account(1, scan);
     if (scan.hitCount > 0) this.#standalone(custom, scan, text, end, damp, options, evidence);
   }
 
@@ -506,7 +567,7 @@ export class Analyzer {
 
   /** Analyses a decoded payload with the nested analyzer. */
   #inner(decoded: string, options: AnalysisOptions): { score: number; label?: string } {
-    this.#nested ??= new Analyzer(this.#lex, this.#custom, this.#depth + 1);
+    this.#nested ??= new Analyzer(this.#lex, this.#custom, this.#depth + 1, this.#windowChars);
     this.#nestedEvidence ??= new SignalSet();
     this.#nestedEvidence.clear();
     const score = this.#nested.analyze(decoded, 0, decoded.length, options, this.#nestedEvidence);
@@ -537,6 +598,16 @@ export class Analyzer {
     }
     return false;
   }
+}
+
+/**
+ * Whether an entry can fire a signal in a clause where it is the only hit of its kind: a verb (with
+ * a target), a standalone or a line-start phrase. Nouns, scopes, targets, modifiers and context
+ * words only shape what those fire.
+ */
+function canFire(lex: InjectionLexicon, id: number): boolean {
+  const role = lex.role[id];
+  return role === ROLE_VERB || role === ROLE_STANDALONE || role === ROLE_LINE_START;
 }
 
 const RUN_NAMES: Record<number, string> = {

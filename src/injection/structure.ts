@@ -4,7 +4,8 @@
  * and the shapes of hidden payloads: base64 and hex runs, words split into letters
  * (`i g n o r e`), words mixing Latin with Cyrillic or Greek letters, zero-width characters inside
  * words, bidirectional overrides, invisible Unicode tag characters and "styled" mathematical
- * letters. It copies nothing: it records offsets into reusable typed arrays.
+ * letters. It records offsets into reusable typed arrays; the only copy is of the text's UTF-16
+ * units into a reusable buffer, which the pass reads faster than the string (see `unitsOf`).
  */
 
 // Per-code-unit flags of the pass (one table read per code unit). A character is either a word
@@ -19,6 +20,7 @@ const LATIN = 64;
 const CYRGREEK = 128;
 const SYMBOL = 1 << 12; // + / = - _
 const LEET = 1 << 13; // digits read as letters in leetspeak: 0 1 3 4 5 7
+const ALNUM = W | B64; // an ASCII letter or digit
 // Classes of non-word characters, in bits 8-11 ((flags >> 8) & 15).
 const C_SPACE = 1;
 const C_NEWLINE = 2;
@@ -84,6 +86,8 @@ const MAX_SENTENCE = 480;
 const MIN_BASE64 = 16;
 /** Shortest hex run worth decoding (8 bytes of text). */
 const MIN_HEX = 16;
+/** Shortest run of either kind. */
+const MIN_ENCODED = Math.min(MIN_BASE64, MIN_HEX);
 /** Fewest single letters in a row that count as a split word. */
 const MIN_SPLIT_LETTERS = 6;
 /** Fewest tag characters that count as hidden text (flag emoji use up to 6). */
@@ -92,6 +96,8 @@ const MIN_TAGS = 7;
 const MIN_STYLED = 4;
 /** Characters around a leetspeak word that are spelled out with it (the rest of its phrase). */
 const LEET_CONTEXT = 80;
+/** Texts up to this many units are copied for the pass with a loop, longer ones by `Buffer.write`. */
+const LOOP_COPY_UNITS = 32;
 /** Most runs recorded per text: enough for any real payload, bounded for hostile input. */
 const MAX_RUNS = 64;
 
@@ -102,6 +108,8 @@ export class TextStructure {
   sentenceCount = 0;
   /** Runs as (kind, start, end) triples. */
   readonly runs = new Int32Array(MAX_RUNS * 3);
+  #units = new Uint16Array(256);
+  #bytes = Buffer.from(this.#units.buffer);
   runCount = 0;
   mixedScriptWords = 0;
   mixedScriptStart = -1;
@@ -110,6 +118,29 @@ export class TextStructure {
   zeroWidthStart = -1;
   bidiOverrides = 0;
   bidiStart = -1;
+
+  /**
+   * `text[start, end)` as UTF-16 units in a buffer reused between texts (it grows to the longest
+   * text scanned). The pass reads the copy: V8 reads a typed array about 2.5 times faster than
+   * `charCodeAt` (measured on a 100 KB text: 0.10 ms against 0.26 ms for a bare loop), far more
+   * than the copy costs (a memory copy by `Buffer.write`; a loop for short texts, where the call
+   * costs more than the copy).
+   */
+  unitsOf(text: string, start: number, end: number): Uint16Array {
+    const length = end - start;
+    if (length > this.#units.length) {
+      this.#units = new Uint16Array(Math.max(length, this.#units.length * 2));
+      this.#bytes = Buffer.from(this.#units.buffer);
+    }
+    const units = this.#units;
+    if (length <= LOOP_COPY_UNITS) {
+      for (let i = 0; i < length; i++) units[i] = text.charCodeAt(start + i);
+    } else {
+      const range = start === 0 && end === text.length ? text : text.slice(start, end);
+      this.#bytes.write(range, 0, 'utf16le');
+    }
+    return units;
+  }
 
   reset(): void {
     this.sentenceCount = 0;
@@ -171,8 +202,10 @@ export function scanStructure(
   start = 0,
   end = text.length,
 ): TextStructure {
+  if (!warmedUp) warmUp();
   const table = flags();
   into.reset();
+  const units = into.unitsOf(text, start, end);
   let sentenceStart = start;
   let afterTerm = false;
   let newlines = 0;
@@ -194,8 +227,8 @@ export function scanStructure(
   let styledLastEnd = -1;
 
   for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    const f = table[code]!;
+    const code = units[i - start]!;
+    let f = table[code]!;
     if (f & B64) {
       if (b64Start < 0) {
         b64Start = i;
@@ -203,7 +236,7 @@ export function scanStructure(
       }
       b64Flags |= f;
     } else if (b64Start >= 0) {
-      closeEncoded(into, b64Start, i, b64Flags);
+      if (i - b64Start >= MIN_ENCODED) closeEncoded(into, b64Start, i, b64Flags);
       b64Start = -1;
     }
     if (f & W) {
@@ -216,6 +249,19 @@ export function scanStructure(
         into.zeroWidthInWords++;
         if (into.zeroWidthStart < 0) into.zeroWidthStart = i - 1;
         pendingZeroWidth = false;
+      }
+      if ((f & ALNUM) === ALNUM) {
+        // An ASCII letter or digit, most of any text: those that follow it only extend the word
+        // and the base64 run, in a loop of their own.
+        let seen = f;
+        while (i + 1 < end) {
+          const next = table[units[i + 1 - start]!]!;
+          if ((next & ALNUM) !== ALNUM) break;
+          seen |= next;
+          i++;
+        }
+        b64Flags |= seen;
+        f = seen;
       }
       wordFlags |= f;
       continue;
@@ -284,7 +330,7 @@ export function scanStructure(
         if (into.bidiStart < 0) into.bidiStart = i;
         break;
       case C_HIGH: {
-        const low = i + 1 < end ? text.charCodeAt(i + 1) : 0;
+        const low = i + 1 < end ? units[i + 1 - start]! : 0;
         if (code === 0xdb40 && low >= 0xdc20 && low <= 0xdc7e) {
           if (tagStart < 0) {
             tagStart = i;
@@ -334,6 +380,46 @@ export function scanStructure(
   if (styledCount >= MIN_STYLED) into.pushRun(RUN_STYLED, styledStart, styledLastEnd);
   if (sentenceStart < end || into.sentenceCount === 0) into.pushSentence(end);
   return into;
+}
+
+/**
+ * Whether a clause that ends at `at` ends at white space (a space or a line break): there the
+ * lexicon, too, sees a separator, so clauses cut there may be scanned together (see window.ts).
+ * Cuts after `。！？` and the forced cuts of text without spaces are not such ends.
+ */
+export function endsAtWhiteSpace(text: string, at: number): boolean {
+  const cls = (flags()[text.charCodeAt(at)]! >> 8) & 15;
+  return cls === C_SPACE || cls === C_NEWLINE;
+}
+
+/**
+ * Texts that take every path of the pass, the ends of text included (a word, base64, hex, split
+ * letters, leetspeak, mixed scripts, tag characters and styled letters last).
+ */
+const WARM_UP_TEXTS = [
+  'Hello, world! How are you?\n\nFine. 。Next\u200bword \u202e ok',
+  'aGVsbG8gd29ybGQgaWdub3Jl',
+  '0123456789abcdef0123456789abcdef',
+  'i g n o r e a l l',
+  'pr3v10us 1gn0r3',
+  'p\u0430ss',
+  '\u{e0069}\u{e0067}\u{e006e}\u{e006f}\u{e0072}\u{e0065}\u{e0020}\u{e0061}',
+  '\u{1d422}\u{1d420}\u{1d427}\u{1d428}\u{1d42b}',
+  `${'x'.repeat(500)} ${'-'.repeat(2000)}`,
+];
+let warmedUp = false;
+
+/**
+ * Runs the pass once over texts that take all its paths. V8 compiles the pass's loop while it
+ * runs (on-stack replacement) the first time it meets a long text; code that had not run by
+ * then has no type feedback, and the compiled loop was measured to deoptimise at its exit on
+ * every later call (a 100 KB document: 1.0 ms instead of 0.65). Short texts first give every
+ * statement its feedback.
+ */
+function warmUp(): void {
+  warmedUp = true;
+  const into = new TextStructure();
+  for (const text of WARM_UP_TEXTS) scanStructure(text, into);
 }
 
 /**

@@ -1,0 +1,178 @@
+import type { LexiconScan } from '../text/index.js';
+import type { InjectionLexicon } from './lexicon.js';
+
+/**
+ * A window of several clauses scanned with one lexicon call, to find the clauses where a signal
+ * can fire without scanning each clause (a call costs about as much as scanning 40 characters,
+ * and most clauses of a document have nothing).
+ *
+ * Only _trigger_ entries matter: a signal needs a verb (of a pair), a standalone phrase or a
+ * line-start phrase in its clause; nouns, scopes, targets and modifiers never fire alone, and
+ * some of them (`the`, `previous`) occur in nearly every clause of a document.
+ *
+ * Why a window tells the truth about its clauses: the analyzer joins clauses into a window only
+ * where a clause ends at white space, which the lexicon reads as a separator. A phrase found in
+ * a clause scanned alone is then found at the same offset in the window (the white space bounds
+ * it as the clause end did, and the text before the clause does not change where its words
+ * start). So a clause wholly before the window's earliest trigger has no trigger of its own.
+ * The lexicon reports an entry's first offset and its number of occurrences; after the analyzer
+ * scans the clause of a trigger, the next trigger is the earliest first offset after that clause
+ * as long as every occurrence of the entries found so far is accounted for by the clauses
+ * scanned; otherwise a later occurrence is unknown and the rest of the window is scanned again.
+ * A window may report a phrase spanning two clauses, which no clause scan finds: the analyzer
+ * then scans a clause for nothing, which costs time, never accuracy.
+ */
+/**
+ * Most characters of a window: long enough to amortise a call, short enough that a trigger
+ * seldom occurs twice in it (which makes the window fall back to scanning clause by clause).
+ */
+export const MAX_SPAN = 512;
+/** The length of the first window tried after a fallback. */
+const RETRY_SPAN = 128;
+/** Clauses scanned one by one after a first fallback (doubling at each further one). */
+const MIN_BACKOFF = 4;
+const MAX_BACKOFF = 256;
+
+export class ClauseWindow {
+  readonly #lexicons: readonly InjectionLexicon[];
+  readonly #scans: LexiconScan[];
+  /** Per lexicon, per entry: 1 for a trigger entry. */
+  readonly #trigger: Uint8Array[];
+  /** Per lexicon, per entry: occurrences found by the clause scans of this window so far. */
+  readonly #seen: Int32Array[];
+  /** Where the window ends (exclusive). */
+  end = 0;
+  /** Most characters of the next window; 0 while clauses are scanned one by one. */
+  span: number;
+  /** Clauses left to scan one by one before a window is tried again. */
+  #wait = 0;
+  /** Clauses to scan one by one after the next fallback. */
+  #backoff = MIN_BACKOFF;
+  /** The current window has fallen back to scanning its clauses one by one. */
+  #fellBack = false;
+  /** Characters of the current window in clauses that were scanned. */
+  #scanned = 0;
+  #start = 0;
+  #windowed = false;
+
+  readonly #maxSpan: number;
+
+  /**
+   * `lexicons`: the built-in one and the configuration's; `isTrigger` says which entries of a
+   * lexicon can fire a signal; `maxSpan` is the longest window (0: every clause is scanned on
+   * its own, as the tests compare).
+   */
+  constructor(
+    lexicons: readonly InjectionLexicon[],
+    isTrigger: (lex: InjectionLexicon, id: number) => boolean,
+    maxSpan = MAX_SPAN,
+  ) {
+    this.#maxSpan = maxSpan;
+    this.span = maxSpan;
+    this.#lexicons = lexicons;
+    this.#scans = lexicons.map((lex) => lex.lexicon.scan(''));
+    this.#trigger = lexicons.map((lex) => {
+      const flags = new Uint8Array(lex.lexicon.entries.length);
+      for (let id = 0; id < flags.length; id++) flags[id] = isTrigger(lex, id) ? 1 : 0;
+      return flags;
+    });
+    this.#seen = lexicons.map((lex) => new Int32Array(lex.lexicon.entries.length));
+  }
+
+  /** Starts a text at `start`. */
+  begin(start: number): void {
+    this.end = start;
+    this.span = this.#maxSpan;
+    this.#wait = 0;
+    this.#backoff = MIN_BACKOFF;
+    this.#windowed = false;
+  }
+
+  /**
+   * Scans `text[start, end)` with every lexicon and returns where its first trigger may stand
+   * (see {@link nextTrigger}).
+   */
+  open(text: string, start: number, end: number): number {
+    this.#settle();
+    for (let i = 0; i < this.#scans.length; i++) {
+      const scan = this.#lexicons[i]!.lexicon.scan(text, this.#scans[i], start, end);
+      const seen = this.#seen[i]!;
+      for (let k = 0; k < scan.hitCount; k++) seen[scan.hitEntry(k).id] = 0;
+    }
+    this.#start = start;
+    this.end = end;
+    this.#windowed = true;
+    this.#fellBack = false;
+    this.#scanned = 0;
+    return this.nextTrigger(start);
+  }
+
+  /** A clause ending at `end` scanned on its own; returns -1 (it must be scanned). */
+  single(end: number): number {
+    this.#settle();
+    this.end = end;
+    this.#windowed = false;
+    if (this.#wait > 0 && --this.#wait === 0) this.span = Math.min(RETRY_SPAN, this.#maxSpan);
+    return -1;
+  }
+
+  /** Notes that a clause of `chars` characters of the window was scanned. */
+  scanned(chars: number): void {
+    this.#scanned += chars;
+  }
+
+  /**
+   * After a window: one that spared most of its clauses a scan lets the next be longer; while
+   * windows do not (they fall back, or most clauses hold a trigger), they are tried less and
+   * less often, so that a text dense with triggers is scanned clause by clause, as it would be
+   * without windows, at a small cost.
+   */
+  #settle(): void {
+    if (!this.#windowed) return;
+    if (this.#fellBack || this.#scanned * 2 > this.end - this.#start) {
+      this.span = 0;
+      this.#wait = this.#backoff;
+      this.#backoff = Math.min(this.#backoff * 2, MAX_BACKOFF);
+    } else {
+      this.span = Math.min(this.span * 2, this.#maxSpan);
+      this.#backoff = MIN_BACKOFF;
+    }
+    this.#windowed = false;
+  }
+
+  /** Counts the occurrences a clause scan of lexicon `i` found (the whole clause, once). */
+  account(i: number, clause: LexiconScan): void {
+    const trigger = this.#trigger[i]!;
+    const seen = this.#seen[i]!;
+    for (let k = 0; k < clause.hitCount; k++) {
+      const id = clause.hitEntry(k).id;
+      if (trigger[id] === 1) seen[id]! += clause.hitOccurrences(k);
+    }
+  }
+
+  /**
+   * The earliest offset at or after `from` where a trigger may stand (+∞ when none is left), or
+   * -1 when an occurrence of a trigger found before `from` is not accounted for by the clauses
+   * scanned: the rest of the window must then be scanned again.
+   */
+  nextTrigger(from: number): number {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < this.#scans.length; i++) {
+      const scan = this.#scans[i]!;
+      const trigger = this.#trigger[i]!;
+      const seen = this.#seen[i]!;
+      for (let k = 0; k < scan.hitCount; k++) {
+        const id = scan.hitEntry(k).id;
+        if (trigger[id] === 0) continue;
+        const at = scan.hitIndex(k);
+        if (at >= from) {
+          if (at < earliest) earliest = at;
+        } else if (scan.hitOccurrences(k) > seen[id]!) {
+          this.#fellBack = true;
+          return -1;
+        }
+      }
+    }
+    return earliest;
+  }
+}
