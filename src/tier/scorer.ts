@@ -355,6 +355,6 @@ function clamp(x: number): number {
 
 function sumLengths(texts: readonly string[] | undefined): number {
   let total = 0;
-  if (texts) for (const text of texts) total += text.length;
+  if (texts) for (let t = 0; t < texts.length; t++) total += texts[t]!.length;
   return total;
 }
