@@ -67,6 +67,28 @@ describe('the WebAssembly scanner', () => {
     );
   });
 
+  // The module has a word loop per kind of lexicon: with `*stem` entries (SPEC above), with
+  // prefix entries only (the tier lexicon's), and with neither. Each must agree with the JS scanner.
+  it.each([
+    ['prefix entries, no *stem entries', { ...SPEC, anywhere: ['证明', '```', '=>', '=', '関数'] }],
+    ['neither prefix nor *stem entries', { words: SPEC.words!, phrases: SPEC.phrases! }],
+  ] as const)('finds exactly what the JS scanner finds with %s', (_, spec: LexiconSpec) => {
+    const [wasm, js] = both(spec);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: 'binary', maxLength: 40 })),
+          { maxLength: 12 },
+        ),
+        (parts) => {
+          const text = parts.join(' ');
+          expect(snapshot(wasm, text)).toEqual(snapshot(js, text));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('agrees on long texts (the text area grows) and on texts dense with hits', () => {
     const [wasm, js] = both(SPEC);
     const long = PIECES.join(' ').repeat(Math.ceil(100_000 / PIECES.join(' ').length));

@@ -178,7 +178,10 @@ function refine(
   // Case 1: a packed context; the current message follows the last marker.
   let cut = -1;
   let markerLength = 0;
-  for (const marker of options.currentMessageMarkers) {
+  // Indexed loops: a for-of over an array costs an iterator per call here (the profile showed it).
+  const markers = options.currentMessageMarkers;
+  for (let m = 0; m < markers.length; m++) {
+    const marker = markers[m]!;
     // The last occurrence, found with indexOf: V8's indexOf skips ahead, lastIndexOf does not
     // (3 µs against 0.25 µs on a 2,000-token prompt without the marker).
     for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) {
@@ -195,8 +198,8 @@ function refine(
   }
   // Case 2: a system prompt pasted into the user message.
   if (options.stripEmbeddedSystemPrompt) {
-    for (const system of systems) {
-      const systemText = system.trim();
+    for (let s = 0; s < systems.length; s++) {
+      const systemText = systems[s]!.trim();
       const at = systemText.length > 0 ? text.indexOf(systemText) : -1;
       if (at < 0) continue;
       text = `${text.slice(0, at)}${text.slice(at + systemText.length)}`.trim();
