@@ -1,8 +1,8 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Target } from './catalog.js';
 import { errorBody } from './errors.js';
-import type { Exchange } from './exchange.js';
+import type { AttemptSignal, Exchange } from './exchange.js';
 import { passUpstreamHeaders } from './headers.js';
 import { EventFramer, isEventStream, sseErrorEvent } from './sse.js';
 import { describeCause, failure, providerMessageOf, wrapUpstreamError } from './upstream-errors.js';
@@ -64,6 +64,35 @@ export function isRetriableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+/** What an attempt in flight needs: its cancellation, deadline and start time. */
+class AttemptState {
+  readonly control: AttemptSignal;
+  readonly timer: NodeJS.Timeout;
+  readonly started = performance.now();
+  timedOut = false;
+
+  constructor(
+    readonly exchange: Exchange,
+    readonly timeoutMs: number,
+  ) {
+    this.control = exchange.beginAttempt();
+    // A module-level callback and an argument: no closure to allocate for each attempt.
+    this.timer = setTimeout(onAttemptTimeout, timeoutMs, this);
+  }
+
+  /** The outcome of an error before anything reached the client. */
+  fail(error: unknown): AttemptOutcome {
+    clearTimeout(this.timer);
+    if (this.exchange.gone) return ABORTED;
+    return failure(error, this.timedOut, this.timeoutMs, performance.now() - this.started);
+  }
+}
+
+function onAttemptTimeout(state: AttemptState): void {
+  state.timedOut = true;
+  state.control.abort();
+}
+
 /**
  * Sends `body` to `target` and forwards its answer to the client, adding `headers` (the decision
  * headers) when the first byte goes out.
@@ -75,20 +104,7 @@ export async function attempt(
   body: string | Buffer,
   headers: OutgoingHttpHeaders,
 ): Promise<AttemptOutcome> {
-  const started = performance.now();
-  const control = exchange.beginAttempt();
-  let timedOut = false;
-  const timeoutMs = target.model.timeoutMs;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    control.abort();
-  }, timeoutMs);
-  const fail = (error: unknown): AttemptOutcome => {
-    clearTimeout(timer);
-    if (exchange.gone) return ABORTED;
-    return failure(error, timedOut, timeoutMs, performance.now() - started);
-  };
-
+  const state = new AttemptState(exchange, target.model.timeoutMs);
   let response: Dispatcher.ResponseData;
   try {
     response = await upstream.pool.request({
@@ -96,25 +112,25 @@ export async function attempt(
       method: 'POST',
       headers: upstream.headers,
       body,
-      signal: control,
-      headersTimeout: timeoutMs,
+      signal: state.control,
+      headersTimeout: state.timeoutMs,
     });
   } catch (error) {
-    return fail(error);
+    return state.fail(error);
   }
   const status = response.statusCode;
   if (status < 400 && isEventStream(response.headers['content-type'])) {
-    return streamAnswer(exchange, response, headers, timer, started, fail);
+    return new Promise((resolve) => new StreamRelay(state, response, headers, resolve));
   }
   let payload: Buffer;
   try {
     payload = Buffer.from(await response.body.arrayBuffer());
   } catch (error) {
-    return fail(error);
+    return state.fail(error);
   }
-  clearTimeout(timer);
+  clearTimeout(state.timer);
   if (exchange.gone) return ABORTED;
-  const ms = performance.now() - started;
+  const ms = performance.now() - state.started;
   if (status >= 400 && isRetriableStatus(status)) {
     const providerMessage = providerMessageOf(payload);
     const retryAfter = response.headers['retry-after'];
@@ -144,81 +160,112 @@ export async function attempt(
  * Forwards an event stream: held back until its first complete event (so a failure before it can
  * still fall back), then passed through byte for byte, with backpressure. Partial events are
  * held back, so that an error event after a broken stream is never glued to half an event.
+ * One object per stream, its state in fields: a stream is the hot path, and closures for each
+ * of its steps cost more than the steps.
  */
-function streamAnswer(
-  exchange: Exchange,
-  response: Dispatcher.ResponseData,
-  headers: OutgoingHttpHeaders,
-  timer: NodeJS.Timeout,
-  started: number,
-  fail: (error: unknown) => AttemptOutcome,
-): Promise<AttemptOutcome> {
-  const { res } = exchange;
-  const body = response.body;
-  const status = response.statusCode;
-  return new Promise((resolve) => {
-    const framer = new EventFramer();
-    let committed = false;
-    let paused = false;
-    let firstByteMs = 0;
-    const resume = () => {
-      paused = false;
-      body.resume();
-    };
-    const commit = () => {
-      clearTimeout(timer);
-      committed = true;
-      firstByteMs = performance.now() - started;
-      res.writeHead(status, passUpstreamHeaders(response.headers, headers));
-    };
-    let corked = false;
-    const uncork = () => {
-      corked = false;
-      res.uncork();
-    };
-    const send = (data: Buffer) => {
-      // Pieces that arrive in the same tick leave in one write (one system call), at the end of
-      // the tick: no added delay.
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
-      if (!res.write(data) && !paused) {
-        paused = true;
-        body.pause();
-        res.once('drain', resume);
-      }
-    };
-    body.on('data', (chunk: Buffer) => {
-      if (exchange.gone) return;
-      const ready = framer.push(chunk);
-      if (ready === undefined) return;
-      if (!committed) commit();
-      send(ready);
-    });
-    body.on('end', () => {
-      if (exchange.gone) return resolve(ABORTED);
-      if (!committed) commit();
-      res.end(framer.flush());
-      resolve({ kind: 'answered', status, streamed: true, firstByteMs });
-    });
-    body.on('error', (error: Error) => {
-      if (exchange.gone) return resolve(ABORTED);
-      if (!committed) return resolve(fail(error));
-      // After the first byte the client has part of an answer: end it with an error event,
-      // never with a second answer.
-      const interrupted = `the upstream stream broke after it started (${describeCause(error)})`;
-      res.end(
-        sseErrorEvent(
-          errorBody(
-            `${interrupted}; the answer is incomplete`,
-            'server_error',
-            'upstream_interrupted',
-          ),
+class StreamRelay {
+  readonly #framer = new EventFramer();
+  readonly #res: ServerResponse;
+  readonly #body: Dispatcher.ResponseData['body'];
+  #committed = false;
+  #paused = false;
+  #corked = false;
+  #firstByteMs = 0;
+
+  constructor(
+    private readonly state: AttemptState,
+    private readonly response: Dispatcher.ResponseData,
+    private readonly headers: OutgoingHttpHeaders,
+    private readonly resolve: (outcome: AttemptOutcome) => void,
+  ) {
+    this.#res = state.exchange.res;
+    this.#body = response.body;
+    this.#body.on('data', (chunk: Buffer) => this.data(chunk));
+    this.#body.on('end', () => this.end());
+    this.#body.on('error', (error: Error) => this.error(error));
+  }
+
+  data(chunk: Buffer): void {
+    if (this.state.exchange.gone) return;
+    const ready = this.#framer.push(chunk);
+    if (ready === undefined) return;
+    if (!this.#committed) this.commit();
+    this.send(ready);
+  }
+
+  end(): void {
+    if (this.state.exchange.gone) {
+      this.resolve(ABORTED);
+      return;
+    }
+    if (!this.#committed) this.commit();
+    this.#res.end(this.#framer.flush());
+    this.resolve(this.answer());
+  }
+
+  error(error: Error): void {
+    if (this.state.exchange.gone || !this.#committed) {
+      this.resolve(this.state.exchange.gone ? ABORTED : this.state.fail(error));
+      return;
+    }
+    // After the first byte the client has part of an answer: end it with an error event,
+    // never with a second answer.
+    const interrupted = `the upstream stream broke after it started (${describeCause(error)})`;
+    this.#res.end(
+      sseErrorEvent(
+        errorBody(
+          `${interrupted}; the answer is incomplete`,
+          'server_error',
+          'upstream_interrupted',
         ),
-      );
-      resolve({ kind: 'answered', status, streamed: true, firstByteMs, interrupted });
-    });
-  });
+      ),
+    );
+    this.resolve(this.answer(interrupted));
+  }
+
+  commit(): void {
+    clearTimeout(this.state.timer);
+    this.#committed = true;
+    this.#firstByteMs = performance.now() - this.state.started;
+    const { response } = this;
+    this.#res.writeHead(response.statusCode, passUpstreamHeaders(response.headers, this.headers));
+  }
+
+  send(data: Buffer): void {
+    const res = this.#res;
+    // Pieces that arrive in the same tick leave in one write (one system call), at the end of
+    // the tick: no added delay.
+    if (!this.#corked) {
+      this.#corked = true;
+      res.cork();
+      process.nextTick(uncorkRelay, this);
+    }
+    if (!res.write(data) && !this.#paused) {
+      this.#paused = true;
+      this.#body.pause();
+      res.once('drain', () => this.resume());
+    }
+  }
+
+  uncork(): void {
+    this.#corked = false;
+    this.#res.uncork();
+  }
+
+  resume(): void {
+    this.#paused = false;
+    this.#body.resume();
+  }
+
+  answer(interrupted?: string): AttemptAnswer {
+    const { statusCode: status } = this.response;
+    const firstByteMs = this.#firstByteMs;
+    return interrupted === undefined
+      ? { kind: 'answered', status, streamed: true, firstByteMs }
+      : { kind: 'answered', status, streamed: true, firstByteMs, interrupted };
+  }
+}
+
+function uncorkRelay(relay: StreamRelay): void {
+  relay.uncork();
 }

@@ -43,7 +43,8 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
         }
       }
     }
-    const routing = await routeOf(ctx, body, exchange, reply);
+    const routed = routeOf(ctx, body, exchange, reply);
+    const routing = routed instanceof Promise ? await routed : routed;
     if (routing === GONE) return;
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {

@@ -4,6 +4,13 @@ import type { Target } from './catalog.js';
 import type { Routing } from './routing.js';
 
 /**
+ * How often the event-loop delay is sampled, in milliseconds. prom-client's default (10 ms) wakes
+ * the process 100 times a second, busy or not: 2-3 ms of CPU per second on a virtual machine,
+ * 15-20 µs per request at 200 requests/s. Ten samples a second still give every scrape hundreds.
+ */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
+/**
  * The server's Prometheus metrics, in a registry of its own (several servers in one process, as in
  * tests, never share counters). Label values come from the configuration and fixed vocabularies,
  * never from a client, so their number stays bounded.
@@ -96,7 +103,12 @@ export class ServerMetrics {
   });
 
   constructor(options: { processMetrics?: boolean } = {}) {
-    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics !== false) {
+      collectDefaultMetrics({
+        register: this.registry,
+        eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
+      });
+    }
   }
 
   /** Records a routing decision. */

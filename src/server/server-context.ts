@@ -65,16 +65,25 @@ export async function screenOf(
   return finding;
 }
 
-/** Routes a request and records the decision. */
-export async function routeOf(
+/**
+ * Routes a request and records the decision: synchronously when the decision is (no promise to
+ * create and wait for on the usual path), else once its LLM check has answered.
+ */
+export function routeOf(
   ctx: ServerContext,
   body: ChatRequestBody,
   exchange: Exchange,
   reply: FastifyReply,
-): Promise<Routing | typeof GONE> {
-  const routing = await unlessGone(ctx, ctx.router.route(body, exchange), exchange, reply);
-  if (routing !== GONE) ctx.metrics.decided(routing);
-  return routing;
+): Routing | Promise<Routing | typeof GONE> {
+  const pending = ctx.router.route(body, exchange);
+  if (!(pending instanceof Promise)) {
+    ctx.metrics.decided(pending);
+    return pending;
+  }
+  return unlessGone(ctx, pending, exchange, reply).then((routing) => {
+    if (routing !== GONE) ctx.metrics.decided(routing);
+    return routing;
+  });
 }
 
 /** The context router's decision for `text`: locally when it can, else with its LLM check. */

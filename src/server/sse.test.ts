@@ -20,6 +20,24 @@ function cut(bytes: Buffer, fractions: number[]): Buffer[] {
   return pieces;
 }
 
+describe('lastEventEnd', () => {
+  it('is the offset just past the last blank line, LF or CRLF, wherever it is', () => {
+    const reference = (text: string) => {
+      const lf = text.lastIndexOf('\n\n');
+      const crlf = text.lastIndexOf('\r\n\r\n');
+      return Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 4);
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('\n', '\r', 'a', ':'), { maxLength: 12 }).map((c) => c.join('')),
+        (text) => {
+          expect(lastEventEnd(Buffer.from(text))).toBe(reference(text));
+        },
+      ),
+    );
+  });
+});
+
 describe('EventFramer', () => {
   it('gives back exactly the bytes it was given, however they were cut', () => {
     fc.assert(

@@ -11,10 +11,19 @@ const CRLF_CRLF = Buffer.from('\r\n\r\n');
 
 /** The offset just past the last blank line (event boundary) in `chunk`, or -1 when none. */
 export function lastEventEnd(chunk: Buffer): number {
+  // The usual piece of a stream ends with its event: no search through it needed.
+  const n = chunk.length;
+  if (n >= 2 && chunk[n - 1] === 0x0a && (chunk[n - 2] === 0x0a || endsWithCrlfCrlf(chunk, n))) {
+    return n;
+  }
   const lf = chunk.lastIndexOf(LF_LF);
   const crlf = chunk.lastIndexOf(CRLF_CRLF);
   if (lf < 0 && crlf < 0) return -1;
   return Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 4);
+}
+
+function endsWithCrlfCrlf(chunk: Buffer, n: number): boolean {
+  return n >= 4 && chunk[n - 2] === 0x0d && chunk[n - 3] === 0x0a && chunk[n - 4] === 0x0d;
 }
 
 /** A partial event is held back at most this long before it is forwarded anyway. */

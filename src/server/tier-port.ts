@@ -43,18 +43,42 @@ export function tierRouterPort(router: TierRouter): TierRouterPort {
 }
 
 function choiceOf(decision: TierDecision, llmChecked: boolean): TierChoice {
-  return {
-    tier: decision.tier,
-    chain: decision.fallbackChain,
-    forced: decision.forced,
-    confidence: decision.confidence,
-    ...(decision.score === undefined ? {} : { score: decision.score }),
-    signals: decision.signals,
-    source: decision.source,
-    llmChecked,
-    llmOverrode: decision.source === 'llm' && decision.tier !== decision.localTier,
-    llmMs: decision.llmMs,
-  };
+  return new RouterChoice(decision, llmChecked);
+}
+
+/**
+ * The tier router's decision as the server sees it. Its `signals` are read from the decision
+ * when asked for: the tier router writes them on first access, and a proxied chat request never
+ * asks (only `POST /v1/route` shows them), so most requests never pay for them.
+ */
+class RouterChoice implements TierChoice {
+  readonly tier: TierChoice['tier'];
+  readonly chain: TierChoice['chain'];
+  readonly forced: boolean;
+  readonly confidence: number;
+  readonly score?: number;
+  readonly source: TierChoice['source'];
+  readonly llmChecked: boolean;
+  readonly llmOverrode: boolean;
+  readonly llmMs: number;
+  readonly #decision: TierDecision;
+
+  constructor(decision: TierDecision, llmChecked: boolean) {
+    this.tier = decision.tier;
+    this.chain = decision.fallbackChain;
+    this.forced = decision.forced;
+    this.confidence = decision.confidence;
+    this.score = decision.score;
+    this.source = decision.source;
+    this.llmChecked = llmChecked;
+    this.llmOverrode = decision.source === 'llm' && decision.tier !== decision.localTier;
+    this.llmMs = decision.llmMs;
+    this.#decision = decision;
+  }
+
+  get signals(): readonly string[] {
+    return this.#decision.signals;
+  }
 }
 
 function asHttpError(error: unknown): unknown {
