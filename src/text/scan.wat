@@ -20,9 +20,10 @@
 ;; same order.
 ;;
 ;; Speed notes (measured on the tier lexicon, 8,000 characters): the word loops are the hot path
-;; (per letter: a load of the unit and of its info, the hash, the non-ASCII count, and the prefix
-;; filter when the lexicon has prefix entries), each a copy without the work its lexicons do not
-;; need. Everything rarer is out of line. V8 treats every register as clobbered by a call and
+;; (per letter: a load of the unit and of its info, the hash, an OR that notes a letter outside
+;; ASCII (the word is counted again, out of line, only then), and the prefix filter when the
+;; lexicon has prefix entries), each a copy without the work its lexicons do not need. Per word,
+;; the usual step to the next word (one space) skips the outer loop. Everything rarer is out of line. V8 treats every register as clobbered by a call and
 ;; spills what is live around it, so nothing the loops reach in the common case is a call: the
 ;; filters are tested inline, and calls happen only when a filter says "maybe". For the same
 ;; reason the function keeps few values in locals (counters of rare events live in the result
@@ -291,6 +292,16 @@
       (local.set $i (i32.add (local.get $i) (i32.const 2)))
       (br $letter)))
 
+  ;; Adds to the result the word characters outside ASCII (bit 31 of their info) in [at, end):
+  ;; the word loops only note that a word has some.
+  (func $countNonAscii (param $at i32) (param $end i32)
+    (local $n i32)
+    (loop $unit
+      (local.set $n (i32.add (local.get $n) (i32.shr_u (call $infoAt (local.get $at)) (i32.const 31))))
+      (local.set $at (i32.add (local.get $at) (i32.const 2)))
+      (br_if $unit (i32.lt_u (local.get $at) (local.get $end))))
+    (i32.store offset=12 (i32.const 0) (i32.add (i32.load offset=12 (i32.const 0)) (local.get $n))))
+
   ;; Whether a line that starts at `at` with a digit is a numbered item: up to four digits, then
   ;; `.`, `)`, `、` or `．`, then the end, a space or a tab (isNumberedItem in lexicon.ts).
   (func $numbered (param $at i32) (result i32)
@@ -334,7 +345,7 @@
   (func (export "scan") (param $lex i32) (param $info i32) (param $text i32) (param $count i32)
     (param $base i32) (param $folded i32) (result i32)
     (local $i i32) (local $end i32) (local $v i32) (local $f i32) (local $h i32)
-    (local $nonAscii i32) (local $mask i32) (local $filter i32) (local $filterMask i32) (local $mode i32)
+    (local $any i32) (local $mask i32) (local $filter i32) (local $filterMask i32) (local $mode i32)
     (local $wordStart i32) (local $prevStart i32) (local $prevHash i32) (local $lineStart i32)
     (local.set $end (i32.add (local.get $text) (i32.shl (local.get $count) (i32.const 1))))
     (global.set $lex (local.get $lex))
@@ -369,6 +380,7 @@
         (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
         (if (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000))
           (then
+           (loop $word
             ;; A word starts.
             (local.set $wordStart (local.get $i))
             (i32.store offset=0 (i32.const 0) (i32.add (i32.load offset=0 (i32.const 0)) (i32.const 1)))
@@ -377,6 +389,7 @@
             (local.set $lineStart (i32.const 0))
             (local.set $h (i32.const 0x811c9dc5))
             (local.set $mask (i32.const 0))
+            (local.set $any (i32.const 0))
             ;; The word loops: each takes a letter (counting it when it is not ASCII: bit 31 of
             ;; its info), then the next unit. Skipped units are looked through, out of the hot
             ;; path; any other unit ends the word (the sentinel ends the text's last word).
@@ -384,7 +397,7 @@
               (if (i32.eqz (local.get $mode))
                 (then
                   (loop $plain
-                    (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                    (local.set $any (i32.or (local.get $any) (local.get $v)))
                     (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                       (i32.const 0x01000193)))
                     (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
@@ -400,8 +413,25 @@
                     (br $wordEnd))))
               (if (i32.eq (local.get $mode) (i32.const 1))
                 (then
+                  ;; Unrolled twice: V8 checks the stack once per loop iteration.
                   (loop $prefixed
-                    (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                    (local.set $any (i32.or (local.get $any) (local.get $v)))
+                    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                      (i32.const 0x01000193)))
+                    (local.set $mask (i32.or (local.get $mask)
+                      (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))))
+                    (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                    (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                    (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                    (if (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000)))
+                      (then
+                        (br_if $wordEnd (local.get $v))
+                        (loop $skip
+                          (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                          (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                          (br_if $skip (i32.eqz (local.get $v))))
+                        (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                    (local.set $any (i32.or (local.get $any) (local.get $v)))
                     (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                       (i32.const 0x01000193)))
                     (local.set $mask (i32.or (local.get $mask)
@@ -418,7 +448,7 @@
                     (br_if $prefixed (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br $wordEnd))))
               (loop $stems
-                (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                (local.set $any (i32.or (local.get $any) (local.get $v)))
                 (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                   (i32.const 0x01000193)))
                 (local.set $mask (i32.or (local.get $mask)
@@ -437,6 +467,8 @@
                 (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))))
             ;; The word ended before unit `i`, which the outer loop takes next.
             (if (local.get $mask) (then (call $rewalk (local.get $wordStart))))
+            (if (i32.lt_s (local.get $any) (i32.const 0))
+              (then (call $countNonAscii (local.get $wordStart) (local.get $i))))
             ;; The lookups behind their filters (most words are in neither): the pair with the
             ;; previous word first, as a two-word phrase starts before a one-word entry.
             (if (i32.ge_s (local.get $prevStart) (i32.const 0))
@@ -463,7 +495,19 @@
                   (local.get $h) (local.get $wordStart) (local.get $i))))
             (local.set $prevStart (local.get $wordStart))
             (local.set $prevHash (local.get $h))
-            (br $outer)))
+            ;; The usual case, a space and the next word, without a turn of the outer loop (a
+            ;; space only keeps the previous word for a pair; the sentinel is not a space).
+            (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+            (if (i32.and (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))
+                  (i32.ne (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x0a)))
+              (then
+                (local.set $v (i32.load (i32.add (local.get $info)
+                  (i32.shl (i32.load16_u offset=2 (local.get $i)) (i32.const 2)))))
+                (if (i32.and (local.get $v) (i32.const 0x40000000))
+                  (then
+                    (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                    (br $word)))))
+            (br $outer))))
         (local.set $i (i32.add (local.get $i) (i32.const 2)))
         ;; A skipped unit outside a word: looked through.
         (br_if $outer (i32.eqz (local.get $v)))
@@ -497,7 +541,6 @@
                   (i32.shl (i32.const 1) (i32.and (local.get $f) (i32.const 7))))
               (then (call $anywhere (local.get $f) (i32.sub (local.get $i) (i32.const 2)))))))
         (br $outer)))
-    (i32.store offset=12 (i32.const 0) (local.get $nonAscii))
     (i32.store offset=32 (i32.const 0) (global.get $hitCount))
     (global.get $hitCount))
 
