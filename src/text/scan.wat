@@ -49,8 +49,10 @@
   ;;    | 2 right-bounded | 4 one word: letters only, bounded on both sides)
   ;; 72 (unused)   76 stamps   80 occurrences   84 first positions
   ;; 88 hits (pattern ids)   92 generation   96 pattern count
-  ;; A table slot is 8 bytes: key (a hash, or a folded unit for the anywhere table), and the
-  ;; address of its pattern list (0: empty slot). A list is its length, then pattern ids (i32).
+  ;; A slot of the exact, pair and prefix tables is 16 bytes: key (a hash), the address of its
+  ;; pattern list (0: empty slot), and its first pattern's record (units address, meta); a slot
+  ;; of the anywhere table 8 bytes: key (a folded unit) and list. A list is its length, then
+  ;; pattern ids (i32).
 
   ;; The scan in progress (set by $scan; read by the rare paths).
   (global $lex (mut i32) (i32.const 0))
@@ -155,24 +157,30 @@
   ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
   ;; verified against the folded copy of its letters (an 8-byte compare for most words); other
   ;; patterns, and words with skipped units (longer than their letters), the general way.
+;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
+  ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
+  ;; verified against the folded copy of its letters (an 8-byte compare for most words), and a
+  ;; repeated hit counted inline; other patterns, and words with skipped units (longer than their
+  ;; letters), the general way. A slot (16 bytes) holds its key, its pattern list and the first
+  ;; pattern's record.
   (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32) (param $end i32)
     (local $slot i32) (local $list i32) (local $listEnd i32) (local $p i32) (local $meta i32)
-    (local $a i32) (local $b i32) (local $n i32)
+    (local $a i32) (local $b i32) (local $n i32) (local $record i32)
     (local.set $slot (i32.and (local.get $h) (local.get $mask)))
     (loop $find
-      (local.set $list (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+      (local.set $record (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 4))))
+      (local.set $list (i32.load offset=4 (local.get $record)))
       (if (i32.eqz (local.get $list)) (then (return)))
-      (if (i32.ne (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
-            (local.get $h))
+      (if (i32.ne (i32.load (local.get $record)) (local.get $h))
         (then
           (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
           (br $find))))
+    (local.set $record (i32.add (local.get $record) (i32.const 8)))
     (local.set $listEnd (i32.add (local.get $list) (i32.shl (i32.load (local.get $list)) (i32.const 2))))
     (loop $next
       (local.set $list (i32.add (local.get $list) (i32.const 4)))
       (local.set $p (i32.load (local.get $list)))
-      (local.set $meta (i32.load offset=4
-        (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3)))))
+      (local.set $meta (i32.load offset=4 (local.get $record)))
       (block $tried
         (if (i32.and
               (i32.ne (i32.and (local.get $meta) (i32.const 4)) (i32.const 0))
@@ -180,8 +188,7 @@
                 (i32.shl (i32.shr_u (local.get $meta) (i32.const 3)) (i32.const 1))))
           (then
             (local.set $a (i32.add (local.get $at) (global.get $folded)))
-            (local.set $b (i32.load
-              (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3)))))
+            (local.set $b (i32.load (local.get $record)))
             (local.set $n (i32.sub (local.get $end) (local.get $at)))
             (block $differ
               (loop $chunk
@@ -197,10 +204,22 @@
                 (i64.and (i64.xor (i64.load (local.get $a)) (i64.load (local.get $b)))
                   (i64.shr_u (i64.const -1) (i64.extend_i32_u (i32.shl (i32.sub (i32.const 8) (local.get $n)) (i32.const 3)))))
                 (i64.const 0)))
+              ;; A pattern seen before in this scan: one more occurrence.
+              (local.set $a (i32.shl (local.get $p) (i32.const 2)))
+              (if (i32.eq (i32.load (i32.add (i32.load offset=76 (global.get $lex)) (local.get $a)))
+                    (global.get $generation))
+                (then
+                  (local.set $a (i32.add (i32.load offset=80 (global.get $lex)) (local.get $a)))
+                  (i32.store (local.get $a) (i32.add (i32.load (local.get $a)) (i32.const 1)))
+                  (br $tried)))
               (call $count (local.get $p) (local.get $at)))
             (br $tried)))
         (call $tryPattern (local.get $p) (local.get $at)))
-      (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
+      (if (i32.lt_u (local.get $list) (local.get $listEnd))
+        (then
+          (local.set $record (i32.add (i32.load offset=68 (global.get $lex))
+            (i32.shl (i32.load offset=4 (local.get $list)) (i32.const 3))))
+          (br $next)))))
 
   ;; Whether folded unit `f` starts an `anywhere` entry.
   (func $startsAnywhere (param $f i32) (result i32)
