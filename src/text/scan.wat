@@ -38,8 +38,8 @@
   ;; Lexicon block (at `lex`, built by wasm-scanner.ts), i32 fields:
   ;;  0 exact table   4 its mask    8 pair table   12 its mask   16 prefix table   20 its mask
   ;; 24 prefix lengths (bit n: a prefix entry of n letters, n < 32)
-  ;; 28 prefix byte filter (one byte per slot, 1 where a prefix entry's hash falls, at
-  ;;    (hash >>> 12) & mask)  32 its mask
+  ;; 28 prefix byte filter (65,536 bytes, 1 where a prefix entry's hash falls, at hash >>> 16: a
+  ;;    constant shift and no mask, one instruction and one register less per letter)  32 (unused)
   ;; 36 exact filter (bits)  40 its shift   44 pair filter (bits)  48 its shift
   ;; 52 anywhere bit set (65536 bits, by folded unit; 0 when none)
   ;; 56 anywhere table    60 its mask
@@ -279,12 +279,11 @@
   ;; say one of them may match.
   (func $rewalk (param $at i32)
     (local $lex i32) (local $i i32) (local $v i32) (local $h i32) (local $n i32) (local $flags i32)
-    (local $lengths i32) (local $filter i32) (local $filterMask i32)
+    (local $lengths i32) (local $filter i32)
     (local.set $lex (global.get $lex))
     (local.set $flags (i32.load offset=64 (local.get $lex)))
     (local.set $lengths (i32.load offset=24 (local.get $lex)))
     (local.set $filter (i32.load offset=28 (local.get $lex)))
-    (local.set $filterMask (i32.load offset=32 (local.get $lex)))
     (local.set $h (i32.const 0x811c9dc5))
     (local.set $i (local.get $at))
     (loop $letter
@@ -300,7 +299,7 @@
       (if (i32.and
             (i32.and (i32.lt_u (local.get $n) (i32.const 32))
               (i32.shr_u (local.get $lengths) (local.get $n)))
-            (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask)))))
+            (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16)))))
         (then
           (call $probe (i32.load offset=16 (local.get $lex)) (i32.load offset=20 (local.get $lex))
             (local.get $h) (local.get $at) (i32.const 0))))
@@ -364,7 +363,7 @@
   (func (export "scan") (param $lex i32) (param $info i32) (param $text i32) (param $count i32)
     (param $base i32) (param $folded i32) (result i32)
     (local $i i32) (local $end i32) (local $v i32) (local $f i32) (local $h i32)
-    (local $any i32) (local $mask i32) (local $filter i32) (local $filterMask i32) (local $mode i32)
+    (local $any i32) (local $mask i32) (local $filter i32) (local $mode i32)
     (local $wordStart i32) (local $prevStart i32) (local $prevHash i32) (local $lineStart i32)
     (local.set $end (i32.add (local.get $text) (i32.shl (local.get $count) (i32.const 1))))
     (global.set $lex (local.get $lex))
@@ -389,7 +388,6 @@
         (i32.ne (i32.and (i32.load offset=64 (local.get $lex)) (i32.const 4)) (i32.const 0))
         (i32.and (i32.load offset=64 (local.get $lex)) (i32.const 2))))
     (local.set $filter (i32.load offset=28 (local.get $lex)))
-    (local.set $filterMask (i32.load offset=32 (local.get $lex)))
     (local.set $prevStart (i32.const -1))
     (local.set $lineStart (i32.const 1))
     (local.set $i (local.get $text))
@@ -438,7 +436,7 @@
                     (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                       (i32.const 0x01000193)))
                     (local.set $mask (i32.or (local.get $mask)
-                      (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))))
+                      (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16))))))
                     (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))
                     (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
@@ -454,7 +452,7 @@
                     (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                       (i32.const 0x01000193)))
                     (local.set $mask (i32.or (local.get $mask)
-                      (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))))
+                      (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16))))))
                     (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))
                     (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
@@ -472,7 +470,7 @@
                   (i32.const 0x01000193)))
                 (local.set $mask (i32.or (local.get $mask)
                   (i32.or
-                    (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))
+                    (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16))))
                     (call $startsAnywhere (i32.and (local.get $v) (i32.const 0xffff))))))
                 (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
                 (local.set $i (i32.add (local.get $i) (i32.const 2)))

@@ -291,11 +291,9 @@ class BlockLayout {
       const bits = filterSize(used(table.counts) * 64, 64, 1 << 20);
       return { at: take(bits / 8), bits };
     });
-    let prefixes = 0;
-    for (let slot = 0; slot < lexicon.prefix.counts.length; slot++) {
-      prefixes += lexicon.prefix.counts[slot]!;
-    }
-    const bytes = filterSize(prefixes * 64, 64, 1 << 20);
+    // The prefix filter has a fixed size (indexed by the hash's top 16 bits: see scan.wat), about
+    // 1 in 64 set for a thousand prefix entries; only the word loops that test it need it.
+    const bytes = lexicon.prefixLengths !== 0 || lexicon.anywhereWordStarts ? 1 << 16 : 8;
     this.#prefixFilter = { at: take(bytes), bytes };
     this.size = at;
   }
@@ -324,7 +322,7 @@ class BlockLayout {
     const prefixFilter = this.#prefixFilter;
     i32[header + 7] = lex + prefixFilter.at;
     i32[header + 8] = prefixFilter.bytes - 1;
-    this.#markPrefixes(u8, lex + prefixFilter.at, prefixFilter.bytes);
+    this.#markPrefixes(u8, lex + prefixFilter.at);
     [lexicon.exact, lexicon.pair].forEach((table, k) => {
       const { at, bits } = this.#filters[k]!;
       const shift = 32 - Math.log2(bits);
@@ -391,11 +389,11 @@ class BlockLayout {
     i32[header + 24] = lexicon.patterns.length;
   }
 
-  /** Sets the prefix filter's byte of each prefix pattern's hash (at `(hash >>> 12) & mask`). */
-  #markPrefixes(u8: Uint8Array, at: number, bytes: number): void {
+  /** Sets the prefix filter's byte of each prefix pattern's hash (at `hash >>> 16`). */
+  #markPrefixes(u8: Uint8Array, at: number): void {
     const table = this.#lexicon.prefix;
     for (let slot = 0; slot < table.hashes.length; slot++) {
-      if (table.counts[slot] !== 0) u8[at + ((table.hashes[slot]! >>> 12) & (bytes - 1))] = 1;
+      if (table.counts[slot] !== 0) u8[at + (table.hashes[slot]! >>> 16)] = 1;
     }
   }
 }
