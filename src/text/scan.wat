@@ -430,6 +430,26 @@
                     (br $wordEnd))))
               (if (i32.eq (local.get $mode) (i32.const 1))
                 (then
+                  ;; The first letter out of the loop: it needs the filter only in lexicons with
+                  ;; one-letter prefix entries.
+                  (local.set $any (local.get $v))
+                  (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                    (i32.const 0x01000193)))
+                  (if (i32.and (i32.load offset=24 (local.get $lex)) (i32.const 2))
+                    (then
+                      (local.set $mask
+                        (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16)))))))
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (if (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (then
+                      (br_if $wordEnd (local.get $v))
+                      (loop $skip
+                        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                        (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                        (br_if $skip (i32.eqz (local.get $v))))
+                      (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
                   ;; Unrolled twice: V8 checks the stack once per loop iteration.
                   (loop $prefixed
                     (local.set $any (i32.or (local.get $any) (local.get $v)))
