@@ -49,8 +49,9 @@
   ;;    | 2 right-bounded | 4 one word: letters only, bounded on both sides)
   ;; 72 (unused)   76 stamps   80 occurrences   84 first positions
   ;; 88 hits (pattern ids)   92 generation   96 pattern count
-  ;; A slot of the exact, pair and prefix tables is 16 bytes: key (a hash), the address of its
-  ;; pattern list (0: empty slot), and its first pattern's record (units address, meta); a slot
+  ;; A slot of the exact, pair and prefix tables is 32 bytes: key (a hash), the address of its
+  ;; pattern list (0: empty slot), its first pattern's record (units address, meta), that
+  ;; pattern's id, and the list's length; a slot
   ;; of the anywhere table 8 bytes: key (a folded unit) and list. A list is its length, then
   ;; pattern ids (i32).
 
@@ -161,25 +162,26 @@
   ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
   ;; verified against the folded copy of its letters (an 8-byte compare for most words), and a
   ;; repeated hit counted inline; other patterns, and words with skipped units (longer than their
-  ;; letters), the general way. A slot (16 bytes) holds its key, its pattern list and the first
-  ;; pattern's record.
+  ;; letters), the general way. A slot (32 bytes) holds its key, its pattern list, the first
+  ;; pattern's record and id, and the number of patterns.
   (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32) (param $end i32)
-    (local $slot i32) (local $list i32) (local $listEnd i32) (local $p i32) (local $meta i32)
+    (local $slot i32) (local $list i32) (local $left i32) (local $p i32) (local $meta i32)
     (local $a i32) (local $b i32) (local $n i32) (local $record i32)
     (local.set $slot (i32.and (local.get $h) (local.get $mask)))
     (loop $find
-      (local.set $record (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 4))))
+      (local.set $record (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 5))))
       (local.set $list (i32.load offset=4 (local.get $record)))
       (if (i32.eqz (local.get $list)) (then (return)))
       (if (i32.ne (i32.load (local.get $record)) (local.get $h))
         (then
           (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
           (br $find))))
+    ;; The first pattern from the slot; `list` at its id in the list, `left` patterns to try.
+    (local.set $p (i32.load offset=16 (local.get $record)))
+    (local.set $left (i32.load offset=20 (local.get $record)))
+    (local.set $list (i32.add (local.get $list) (i32.const 4)))
     (local.set $record (i32.add (local.get $record) (i32.const 8)))
-    (local.set $listEnd (i32.add (local.get $list) (i32.shl (i32.load (local.get $list)) (i32.const 2))))
     (loop $next
-      (local.set $list (i32.add (local.get $list) (i32.const 4)))
-      (local.set $p (i32.load (local.get $list)))
       (local.set $meta (i32.load offset=4 (local.get $record)))
       (block $tried
         (if (i32.and
@@ -215,10 +217,12 @@
               (call $count (local.get $p) (local.get $at)))
             (br $tried)))
         (call $tryPattern (local.get $p) (local.get $at)))
-      (if (i32.lt_u (local.get $list) (local.get $listEnd))
+      (local.set $left (i32.sub (local.get $left) (i32.const 1)))
+      (if (local.get $left)
         (then
-          (local.set $record (i32.add (i32.load offset=68 (global.get $lex))
-            (i32.shl (i32.load offset=4 (local.get $list)) (i32.const 3))))
+          (local.set $list (i32.add (local.get $list) (i32.const 4)))
+          (local.set $p (i32.load (local.get $list)))
+          (local.set $record (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
           (br $next)))))
 
   ;; Whether folded unit `f` starts an `anywhere` entry.

@@ -264,7 +264,7 @@ class BlockLayout {
       return here;
     };
     this.#tables = [lexicon.exact, lexicon.pair, lexicon.prefix].map((table) => {
-      const slots = take(table.hashes.length * 16);
+      const slots = take(table.hashes.length * 32);
       return { table, at: slots, lists: take(listBytes(table.counts)) };
     });
     if (lexicon.anywhere.size > 0) {
@@ -309,8 +309,8 @@ class BlockLayout {
       for (let slot = 0; slot < table.hashes.length; slot++) {
         const n = table.counts[slot]!;
         if (n === 0) continue;
-        i32[((lex + at) >> 2) + 4 * slot] = table.hashes[slot]!;
-        i32[((lex + at) >> 2) + 4 * slot + 1] = list;
+        i32[((lex + at) >> 2) + 8 * slot] = table.hashes[slot]!;
+        i32[((lex + at) >> 2) + 8 * slot + 1] = list;
         i32[list >> 2] = n;
         for (let k2 = 0; k2 < n; k2++) {
           i32[(list >> 2) + 1 + k2] = table.patterns[table.starts[slot]! + k2]!;
@@ -372,13 +372,19 @@ class BlockLayout {
         units += 2;
       }
     });
-    // Each slot also holds its first pattern's record (one load less on the way to a hit).
+    // Each slot also holds its first pattern's record and id, and its pattern count: a hit on
+    // a one-word entry reads one cache line of the table, not the list and the record as well.
     for (const { table, at } of this.#tables) {
       for (let slot = 0; slot < table.hashes.length; slot++) {
-        if (table.counts[slot] === 0) continue;
-        const record = ((lex + this.#patterns) >> 2) + 2 * table.patterns[table.starts[slot]!]!;
-        i32[((lex + at) >> 2) + 4 * slot + 2] = i32[record]!;
-        i32[((lex + at) >> 2) + 4 * slot + 3] = i32[record + 1]!;
+        const count = table.counts[slot]!;
+        if (count === 0) continue;
+        const first = table.patterns[table.starts[slot]!]!;
+        const record = ((lex + this.#patterns) >> 2) + 2 * first;
+        const at32 = ((lex + at) >> 2) + 8 * slot;
+        i32[at32 + 2] = i32[record]!;
+        i32[at32 + 3] = i32[record + 1]!;
+        i32[at32 + 4] = first;
+        i32[at32 + 5] = count;
       }
     }
     i32[header + 19] = lex + this.#stamps;
