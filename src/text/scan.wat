@@ -20,9 +20,10 @@
 ;; same order.
 ;;
 ;; Speed notes (measured on the tier lexicon, 8,000 characters): the word loops are the hot path
-;; (per letter: a load of the unit and of its info, the hash, the non-ASCII count, and the prefix
-;; filter when the lexicon has prefix entries), each a copy without the work its lexicons do not
-;; need. Everything rarer is out of line. V8 treats every register as clobbered by a call and
+;; (per letter: a load of the unit and of its info, the hash, an OR that notes a letter outside
+;; ASCII (the word is counted again, out of line, only then), and the prefix filter when the
+;; lexicon has prefix entries), each a copy without the work its lexicons do not need. Per word,
+;; the usual step to the next word (one space) skips the outer loop. Everything rarer is out of line. V8 treats every register as clobbered by a call and
 ;; spills what is live around it, so nothing the loops reach in the common case is a call: the
 ;; filters are tested inline, and calls happen only when a filter says "maybe". For the same
 ;; reason the function keeps few values in locals (counters of rare events live in the result
@@ -37,8 +38,8 @@
   ;; Lexicon block (at `lex`, built by wasm-scanner.ts), i32 fields:
   ;;  0 exact table   4 its mask    8 pair table   12 its mask   16 prefix table   20 its mask
   ;; 24 prefix lengths (bit n: a prefix entry of n letters, n < 32)
-  ;; 28 prefix byte filter (one byte per slot, 1 where a prefix entry's hash falls, at
-  ;;    (hash >>> 12) & mask)  32 its mask
+  ;; 28 prefix byte filter (65,536 bytes, 1 where a prefix entry's hash falls, at hash >>> 16: a
+  ;;    constant shift and no mask, one instruction and one register less per letter)  32 (unused)
   ;; 36 exact filter (bits)  40 its shift   44 pair filter (bits)  48 its shift
   ;; 52 anywhere bit set (65536 bits, by folded unit; 0 when none)
   ;; 56 anywhere table    60 its mask
@@ -48,8 +49,11 @@
   ;;    | 2 right-bounded | 4 one word: letters only, bounded on both sides)
   ;; 72 (unused)   76 stamps   80 occurrences   84 first positions
   ;; 88 hits (pattern ids)   92 generation   96 pattern count
-  ;; A table slot is 8 bytes: key (a hash, or a folded unit for the anywhere table), and the
-  ;; address of its pattern list (0: empty slot). A list is its length, then pattern ids (i32).
+  ;; A slot of the exact, pair and prefix tables is 32 bytes: key (a hash), the address of its
+  ;; pattern list (0: empty slot), its first pattern's record (units address, meta), that
+  ;; pattern's id, and the list's length; a slot
+  ;; of the anywhere table 8 bytes: key (a folded unit) and list. A list is its length, then
+  ;; pattern ids (i32).
 
   ;; The scan in progress (set by $scan; read by the rare paths).
   (global $lex (mut i32) (i32.const 0))
@@ -154,24 +158,31 @@
   ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
   ;; verified against the folded copy of its letters (an 8-byte compare for most words); other
   ;; patterns, and words with skipped units (longer than their letters), the general way.
+;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
+  ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
+  ;; verified against the folded copy of its letters (an 8-byte compare for most words), and a
+  ;; repeated hit counted inline; other patterns, and words with skipped units (longer than their
+  ;; letters), the general way. A slot (32 bytes) holds its key, its pattern list, the first
+  ;; pattern's record and id, and the number of patterns.
   (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32) (param $end i32)
-    (local $slot i32) (local $list i32) (local $listEnd i32) (local $p i32) (local $meta i32)
-    (local $a i32) (local $b i32) (local $n i32)
+    (local $slot i32) (local $list i32) (local $left i32) (local $p i32) (local $meta i32)
+    (local $a i32) (local $b i32) (local $n i32) (local $record i32)
     (local.set $slot (i32.and (local.get $h) (local.get $mask)))
     (loop $find
-      (local.set $list (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+      (local.set $record (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 5))))
+      (local.set $list (i32.load offset=4 (local.get $record)))
       (if (i32.eqz (local.get $list)) (then (return)))
-      (if (i32.ne (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
-            (local.get $h))
+      (if (i32.ne (i32.load (local.get $record)) (local.get $h))
         (then
           (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
           (br $find))))
-    (local.set $listEnd (i32.add (local.get $list) (i32.shl (i32.load (local.get $list)) (i32.const 2))))
+    ;; The first pattern from the slot; `list` at its id in the list, `left` patterns to try.
+    (local.set $p (i32.load offset=16 (local.get $record)))
+    (local.set $left (i32.load offset=20 (local.get $record)))
+    (local.set $list (i32.add (local.get $list) (i32.const 4)))
+    (local.set $record (i32.add (local.get $record) (i32.const 8)))
     (loop $next
-      (local.set $list (i32.add (local.get $list) (i32.const 4)))
-      (local.set $p (i32.load (local.get $list)))
-      (local.set $meta (i32.load offset=4
-        (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3)))))
+      (local.set $meta (i32.load offset=4 (local.get $record)))
       (block $tried
         (if (i32.and
               (i32.ne (i32.and (local.get $meta) (i32.const 4)) (i32.const 0))
@@ -179,8 +190,7 @@
                 (i32.shl (i32.shr_u (local.get $meta) (i32.const 3)) (i32.const 1))))
           (then
             (local.set $a (i32.add (local.get $at) (global.get $folded)))
-            (local.set $b (i32.load
-              (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3)))))
+            (local.set $b (i32.load (local.get $record)))
             (local.set $n (i32.sub (local.get $end) (local.get $at)))
             (block $differ
               (loop $chunk
@@ -196,10 +206,24 @@
                 (i64.and (i64.xor (i64.load (local.get $a)) (i64.load (local.get $b)))
                   (i64.shr_u (i64.const -1) (i64.extend_i32_u (i32.shl (i32.sub (i32.const 8) (local.get $n)) (i32.const 3)))))
                 (i64.const 0)))
+              ;; A pattern seen before in this scan: one more occurrence.
+              (local.set $a (i32.shl (local.get $p) (i32.const 2)))
+              (if (i32.eq (i32.load (i32.add (i32.load offset=76 (global.get $lex)) (local.get $a)))
+                    (global.get $generation))
+                (then
+                  (local.set $a (i32.add (i32.load offset=80 (global.get $lex)) (local.get $a)))
+                  (i32.store (local.get $a) (i32.add (i32.load (local.get $a)) (i32.const 1)))
+                  (br $tried)))
               (call $count (local.get $p) (local.get $at)))
             (br $tried)))
         (call $tryPattern (local.get $p) (local.get $at)))
-      (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
+      (local.set $left (i32.sub (local.get $left) (i32.const 1)))
+      (if (local.get $left)
+        (then
+          (local.set $list (i32.add (local.get $list) (i32.const 4)))
+          (local.set $p (i32.load (local.get $list)))
+          (local.set $record (i32.add (i32.load offset=68 (global.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
+          (br $next)))))
 
   ;; Whether folded unit `f` starts an `anywhere` entry.
   (func $startsAnywhere (param $f i32) (result i32)
@@ -259,12 +283,11 @@
   ;; say one of them may match.
   (func $rewalk (param $at i32)
     (local $lex i32) (local $i i32) (local $v i32) (local $h i32) (local $n i32) (local $flags i32)
-    (local $lengths i32) (local $filter i32) (local $filterMask i32)
+    (local $lengths i32) (local $filter i32)
     (local.set $lex (global.get $lex))
     (local.set $flags (i32.load offset=64 (local.get $lex)))
     (local.set $lengths (i32.load offset=24 (local.get $lex)))
     (local.set $filter (i32.load offset=28 (local.get $lex)))
-    (local.set $filterMask (i32.load offset=32 (local.get $lex)))
     (local.set $h (i32.const 0x811c9dc5))
     (local.set $i (local.get $at))
     (loop $letter
@@ -280,7 +303,7 @@
       (if (i32.and
             (i32.and (i32.lt_u (local.get $n) (i32.const 32))
               (i32.shr_u (local.get $lengths) (local.get $n)))
-            (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask)))))
+            (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16)))))
         (then
           (call $probe (i32.load offset=16 (local.get $lex)) (i32.load offset=20 (local.get $lex))
             (local.get $h) (local.get $at) (i32.const 0))))
@@ -290,6 +313,16 @@
             (then (call $anywhere (i32.and (local.get $v) (i32.const 0xffff)) (local.get $i))))))
       (local.set $i (i32.add (local.get $i) (i32.const 2)))
       (br $letter)))
+
+  ;; Adds to the result the word characters outside ASCII (bit 31 of their info) in [at, end):
+  ;; the word loops only note that a word has some.
+  (func $countNonAscii (param $at i32) (param $end i32)
+    (local $n i32)
+    (loop $unit
+      (local.set $n (i32.add (local.get $n) (i32.shr_u (call $infoAt (local.get $at)) (i32.const 31))))
+      (local.set $at (i32.add (local.get $at) (i32.const 2)))
+      (br_if $unit (i32.lt_u (local.get $at) (local.get $end))))
+    (i32.store offset=12 (i32.const 0) (i32.add (i32.load offset=12 (i32.const 0)) (local.get $n))))
 
   ;; Whether a line that starts at `at` with a digit is a numbered item: up to four digits, then
   ;; `.`, `)`, `、` or `．`, then the end, a space or a tab (isNumberedItem in lexicon.ts).
@@ -334,7 +367,7 @@
   (func (export "scan") (param $lex i32) (param $info i32) (param $text i32) (param $count i32)
     (param $base i32) (param $folded i32) (result i32)
     (local $i i32) (local $end i32) (local $v i32) (local $f i32) (local $h i32)
-    (local $nonAscii i32) (local $mask i32) (local $filter i32) (local $filterMask i32) (local $mode i32)
+    (local $any i32) (local $mask i32) (local $filter i32) (local $mode i32)
     (local $wordStart i32) (local $prevStart i32) (local $prevHash i32) (local $lineStart i32)
     (local.set $end (i32.add (local.get $text) (i32.shl (local.get $count) (i32.const 1))))
     (global.set $lex (local.get $lex))
@@ -359,7 +392,6 @@
         (i32.ne (i32.and (i32.load offset=64 (local.get $lex)) (i32.const 4)) (i32.const 0))
         (i32.and (i32.load offset=64 (local.get $lex)) (i32.const 2))))
     (local.set $filter (i32.load offset=28 (local.get $lex)))
-    (local.set $filterMask (i32.load offset=32 (local.get $lex)))
     (local.set $prevStart (i32.const -1))
     (local.set $lineStart (i32.const 1))
     (local.set $i (local.get $text))
@@ -369,6 +401,7 @@
         (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
         (if (i32.eq (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000))
           (then
+           (loop $word
             ;; A word starts.
             (local.set $wordStart (local.get $i))
             (i32.store offset=0 (i32.const 0) (i32.add (i32.load offset=0 (i32.const 0)) (i32.const 1)))
@@ -377,6 +410,7 @@
             (local.set $lineStart (i32.const 0))
             (local.set $h (i32.const 0x811c9dc5))
             (local.set $mask (i32.const 0))
+            (local.set $any (i32.const 0))
             ;; The word loops: each takes a letter (counting it when it is not ASCII: bit 31 of
             ;; its info), then the next unit. Skipped units are looked through, out of the hot
             ;; path; any other unit ends the word (the sentinel ends the text's last word).
@@ -384,7 +418,7 @@
               (if (i32.eqz (local.get $mode))
                 (then
                   (loop $plain
-                    (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                    (local.set $any (i32.or (local.get $any) (local.get $v)))
                     (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                       (i32.const 0x01000193)))
                     (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
@@ -400,12 +434,49 @@
                     (br $wordEnd))))
               (if (i32.eq (local.get $mode) (i32.const 1))
                 (then
+                  ;; The first letter out of the loop: it needs the filter only in lexicons with
+                  ;; one-letter prefix entries.
+                  (local.set $any (local.get $v))
+                  (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                    (i32.const 0x01000193)))
+                  (if (i32.and (i32.load offset=24 (local.get $lex)) (i32.const 2))
+                    (then
+                      (local.set $mask
+                        (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16)))))))
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (if (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (then
+                      (br_if $wordEnd (local.get $v))
+                      (loop $skip
+                        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                        (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                        (br_if $skip (i32.eqz (local.get $v))))
+                      (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                  ;; Unrolled twice: V8 checks the stack once per loop iteration.
                   (loop $prefixed
-                    (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                    (local.set $any (i32.or (local.get $any) (local.get $v)))
                     (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                       (i32.const 0x01000193)))
                     (local.set $mask (i32.or (local.get $mask)
-                      (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))))
+                      (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16))))))
+                    (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                    (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                    (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                    (if (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000)))
+                      (then
+                        (br_if $wordEnd (local.get $v))
+                        (loop $skip
+                          (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                          (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                          (br_if $skip (i32.eqz (local.get $v))))
+                        (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                    (local.set $any (i32.or (local.get $any) (local.get $v)))
+                    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                      (i32.const 0x01000193)))
+                    (local.set $mask (i32.or (local.get $mask)
+                      (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16))))))
                     (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))
                     (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
@@ -418,12 +489,12 @@
                     (br_if $prefixed (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br $wordEnd))))
               (loop $stems
-                (local.set $nonAscii (i32.add (local.get $nonAscii) (i32.shr_u (local.get $v) (i32.const 31))))
+                (local.set $any (i32.or (local.get $any) (local.get $v)))
                 (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
                   (i32.const 0x01000193)))
                 (local.set $mask (i32.or (local.get $mask)
                   (i32.or
-                    (i32.load8_u (i32.add (local.get $filter) (i32.and (i32.shr_u (local.get $h) (i32.const 12)) (local.get $filterMask))))
+                    (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16))))
                     (call $startsAnywhere (i32.and (local.get $v) (i32.const 0xffff))))))
                 (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
                 (local.set $i (i32.add (local.get $i) (i32.const 2)))
@@ -437,6 +508,8 @@
                 (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))))
             ;; The word ended before unit `i`, which the outer loop takes next.
             (if (local.get $mask) (then (call $rewalk (local.get $wordStart))))
+            (if (i32.lt_s (local.get $any) (i32.const 0))
+              (then (call $countNonAscii (local.get $wordStart) (local.get $i))))
             ;; The lookups behind their filters (most words are in neither): the pair with the
             ;; previous word first, as a two-word phrase starts before a one-word entry.
             (if (i32.ge_s (local.get $prevStart) (i32.const 0))
@@ -463,7 +536,19 @@
                   (local.get $h) (local.get $wordStart) (local.get $i))))
             (local.set $prevStart (local.get $wordStart))
             (local.set $prevHash (local.get $h))
-            (br $outer)))
+            ;; The usual case, a space and the next word, without a turn of the outer loop (a
+            ;; space only keeps the previous word for a pair; the sentinel is not a space).
+            (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+            (if (i32.and (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))
+                  (i32.ne (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x0a)))
+              (then
+                (local.set $v (i32.load (i32.add (local.get $info)
+                  (i32.shl (i32.load16_u offset=2 (local.get $i)) (i32.const 2)))))
+                (if (i32.and (local.get $v) (i32.const 0x40000000))
+                  (then
+                    (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                    (br $word)))))
+            (br $outer))))
         (local.set $i (i32.add (local.get $i) (i32.const 2)))
         ;; A skipped unit outside a word: looked through.
         (br_if $outer (i32.eqz (local.get $v)))
@@ -497,7 +582,6 @@
                   (i32.shl (i32.const 1) (i32.and (local.get $f) (i32.const 7))))
               (then (call $anywhere (local.get $f) (i32.sub (local.get $i) (i32.const 2)))))))
         (br $outer)))
-    (i32.store offset=12 (i32.const 0) (local.get $nonAscii))
     (i32.store offset=32 (i32.const 0) (global.get $hitCount))
     (global.get $hitCount))
 

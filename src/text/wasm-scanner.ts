@@ -264,7 +264,7 @@ class BlockLayout {
       return here;
     };
     this.#tables = [lexicon.exact, lexicon.pair, lexicon.prefix].map((table) => {
-      const slots = take(table.hashes.length * 8);
+      const slots = take(table.hashes.length * 32);
       return { table, at: slots, lists: take(listBytes(table.counts)) };
     });
     if (lexicon.anywhere.size > 0) {
@@ -291,11 +291,9 @@ class BlockLayout {
       const bits = filterSize(used(table.counts) * 64, 64, 1 << 20);
       return { at: take(bits / 8), bits };
     });
-    let prefixes = 0;
-    for (let slot = 0; slot < lexicon.prefix.counts.length; slot++) {
-      prefixes += lexicon.prefix.counts[slot]!;
-    }
-    const bytes = filterSize(prefixes * 64, 64, 1 << 20);
+    // The prefix filter has a fixed size (indexed by the hash's top 16 bits: see scan.wat), about
+    // 1 in 64 set for a thousand prefix entries; only the word loops that test it need it.
+    const bytes = lexicon.prefixLengths !== 0 || lexicon.anywhereWordStarts ? 1 << 16 : 8;
     this.#prefixFilter = { at: take(bytes), bytes };
     this.size = at;
   }
@@ -311,8 +309,8 @@ class BlockLayout {
       for (let slot = 0; slot < table.hashes.length; slot++) {
         const n = table.counts[slot]!;
         if (n === 0) continue;
-        i32[((lex + at) >> 2) + 2 * slot] = table.hashes[slot]!;
-        i32[((lex + at) >> 2) + 2 * slot + 1] = list;
+        i32[((lex + at) >> 2) + 8 * slot] = table.hashes[slot]!;
+        i32[((lex + at) >> 2) + 8 * slot + 1] = list;
         i32[list >> 2] = n;
         for (let k2 = 0; k2 < n; k2++) {
           i32[(list >> 2) + 1 + k2] = table.patterns[table.starts[slot]! + k2]!;
@@ -324,7 +322,7 @@ class BlockLayout {
     const prefixFilter = this.#prefixFilter;
     i32[header + 7] = lex + prefixFilter.at;
     i32[header + 8] = prefixFilter.bytes - 1;
-    this.#markPrefixes(u8, lex + prefixFilter.at, prefixFilter.bytes);
+    this.#markPrefixes(u8, lex + prefixFilter.at);
     [lexicon.exact, lexicon.pair].forEach((table, k) => {
       const { at, bits } = this.#filters[k]!;
       const shift = 32 - Math.log2(bits);
@@ -374,6 +372,21 @@ class BlockLayout {
         units += 2;
       }
     });
+    // Each slot also holds its first pattern's record and id, and its pattern count: a hit on
+    // a one-word entry reads one cache line of the table, not the list and the record as well.
+    for (const { table, at } of this.#tables) {
+      for (let slot = 0; slot < table.hashes.length; slot++) {
+        const count = table.counts[slot]!;
+        if (count === 0) continue;
+        const first = table.patterns[table.starts[slot]!]!;
+        const record = ((lex + this.#patterns) >> 2) + 2 * first;
+        const at32 = ((lex + at) >> 2) + 8 * slot;
+        i32[at32 + 2] = i32[record]!;
+        i32[at32 + 3] = i32[record + 1]!;
+        i32[at32 + 4] = first;
+        i32[at32 + 5] = count;
+      }
+    }
     i32[header + 19] = lex + this.#stamps;
     i32[header + 20] = lex + this.occurrences;
     i32[header + 21] = lex + this.first;
@@ -382,11 +395,11 @@ class BlockLayout {
     i32[header + 24] = lexicon.patterns.length;
   }
 
-  /** Sets the prefix filter's byte of each prefix pattern's hash (at `(hash >>> 12) & mask`). */
-  #markPrefixes(u8: Uint8Array, at: number, bytes: number): void {
+  /** Sets the prefix filter's byte of each prefix pattern's hash (at `hash >>> 16`). */
+  #markPrefixes(u8: Uint8Array, at: number): void {
     const table = this.#lexicon.prefix;
     for (let slot = 0; slot < table.hashes.length; slot++) {
-      if (table.counts[slot] !== 0) u8[at + ((table.hashes[slot]! >>> 12) & (bytes - 1))] = 1;
+      if (table.counts[slot] !== 0) u8[at + (table.hashes[slot]! >>> 16)] = 1;
     }
   }
 }
