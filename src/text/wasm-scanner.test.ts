@@ -95,6 +95,49 @@ describe('the WebAssembly scanner', () => {
     );
   });
 
+  // Words of every length around 8 and 16 units (where a loop that takes letters in blocks would
+  // turn), ASCII letters mixed with non-ASCII ones, digits and skipped units inside a word, and a
+  // word that ends the text, in each kind of word loop: entries of those lengths must be found
+  // (and only those), whole or by prefix.
+  const LONG_WORDS: LexiconSpec = {
+    words: ['abcdefgh', 'abcdefghijklmnop', 'abcdefghi', 'abcdefg', 'straße', 'résumé', 'abcdéfgh'],
+    phrases: ['abcdefgh abcdefghijklmnop', 'abcdefghijklmnopq x'],
+    stems: ['abcdefghijklmnopqr*', 'abcdefgh*', 'straß*'],
+  };
+  const letters = fc.constantFrom(
+    ...'abcdefghijklmnopqrsABCDEFGHIJKLMNOPQRSTUVWXYZéßÉü1\u00ad\u200b',
+  );
+  const word = fc.oneof(
+    fc.integer({ min: 1, max: 20 }).map((n) => 'AbCdEfGhIjKlMnOpQrStU'.slice(0, n)),
+    fc.array(letters, { minLength: 1, maxLength: 24 }).map((units) => units.join('')),
+    fc.constantFrom('straße', 'STRASSE', 'résumé', 'abcdéfgh', 'abcdefgh-abcdefghijklmnop'),
+  );
+  it.each([
+    ['*stem and prefix entries', { ...LONG_WORDS, anywhere: ['*ijkl'] }],
+    ['prefix entries', LONG_WORDS],
+    ['neither', { words: LONG_WORDS.words!, phrases: LONG_WORDS.phrases! }],
+  ] as const)(
+    'agrees on words of any length and mix of scripts, with %s',
+    (_, spec: LexiconSpec) => {
+      const [wasm, js] = both(spec);
+      fc.assert(
+        fc.property(
+          fc.array(word, { maxLength: 10 }),
+          fc.constantFrom(' ', '\n', ', ', '  '),
+          (words, gap) => {
+            const text = words.join(gap); // the last word ends the text
+            expect(snapshot(wasm, text)).toEqual(snapshot(js, text));
+            const padded = `${text} ${'x'.repeat(32)}`; // long enough for the module on its own
+            expect(snapshot(wasm, padded)).toEqual(snapshot(js, padded));
+          },
+        ),
+        { numRuns: 300 },
+      );
+      const exact = 'abcdefgh abcdefghijklmnop abcdefghijklmnopqrst abcdefg ABCDEFGHI';
+      expect(snapshot(wasm, exact).hits.length).toBeGreaterThanOrEqual(5);
+    },
+  );
+
   it('agrees on long texts (the text area grows) and on texts dense with hits', () => {
     const [wasm, js] = both(SPEC);
     const long = PIECES.join(' ').repeat(Math.ceil(100_000 / PIECES.join(' ').length));
