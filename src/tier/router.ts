@@ -7,18 +7,13 @@ import {
   type LocalVerdict,
 } from '../core/hybrid.js';
 import type { LlmProvider } from '../llm/types.js';
-import {
-  FALLBACK_REASON as FALLBACK_REASON_IMPORT,
-  LazyDecision as LazyDecisionImport,
-  type TierDecision,
-  VERDICT_REASON as VERDICT_REASON_IMPORT,
-} from './decision.js';
+import { FALLBACK_REASON, LazyDecision, type TierDecision, VERDICT_REASON } from './decision.js';
 import { type ExtractedPrompt, extractPrompt, requestSize, type TierRequest } from './extract.js';
 import { compileForcedModels } from './forced.js';
 import { tierCacheKey, tierLlmDecider } from './llm.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from './options.js';
 import { type TierScore, TierScorer } from './scorer.js';
-import { maxTier as maxTierImport, type Tier } from './tiers.js';
+import { maxTier, type Tier } from './tiers.js';
 
 /** What the router needs besides its options. */
 export interface TierRouterDependencies {
@@ -237,14 +232,9 @@ export function createTierRouter(
   return new TierRouter(options, dependencies);
 }
 
-// Module-local copies of imported bindings used on every call (see scorer.ts): under tsx each
-// imported name is a getter call, ~3% of a short prompt's decision per name.
+// Module-local copies of imported functions used on every call (see scorer.ts).
 const extract: typeof extractPrompt = extractPrompt;
 const sizeOf: typeof requestSize = requestSize;
-const LazyDecision: typeof LazyDecisionImport = LazyDecisionImport;
-const VERDICT_REASON: string = VERDICT_REASON_IMPORT;
-const FALLBACK_REASON: string = FALLBACK_REASON_IMPORT;
-const maxTier: typeof maxTierImport = maxTierImport;
 
 /** Extraction options that do no text search (validation of the request only). */
 const NO_EXTRACTION: TierOptions['extraction'] = {

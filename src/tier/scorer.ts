@@ -7,7 +7,7 @@ import {
 } from './keywords/index.js';
 import { buildTierLexicon, type TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
-import { LazyScore as LazyScoreImport, plural, type SignalSource } from './signals.js';
+import { LazyScore, plural, type SignalSource } from './signals.js';
 import { type Tier, tierRank } from './tiers.js';
 
 /**
@@ -54,7 +54,6 @@ const DIMENSION_LIST: readonly Dimension[] = DIMENSIONS;
 const DIMENSION_COUNT = DIMENSIONS.length;
 const estimate: typeof estimateTokens = estimateTokens;
 const rankOf: typeof tierRank = tierRank;
-const LazyScore: typeof LazyScoreImport = LazyScoreImport;
 
 // Positions in DIMENSIONS of the dimensions scored by their own rules.
 const REASONING = DIMENSIONS.indexOf('reasoningMarkers');
