@@ -29,7 +29,7 @@ export class Exchange {
 
   constructor(res: ServerResponse) {
     this.res = res;
-    // \`on\`, not \`once\`: a response closes once, and \`once\` wraps the listener for each request.
+    // `on`, not `once`: a response closes once, and `once` wraps the listener for each request.
     res.on('close', () => {
       if (res.writableFinished) return;
       this.#gone = true;
