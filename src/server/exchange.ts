@@ -1,18 +1,8 @@
-import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 
-/**
- * Cancels one upstream request. undici accepts an EventEmitter as a signal; it costs a fraction
- * of an `AbortController` (which the request path would otherwise create for every attempt).
- */
-export class AttemptSignal extends EventEmitter {
-  aborted = false;
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.emit('abort');
-  }
+/** An upstream request in flight, which stops when the client goes away. */
+export interface CancellableAttempt {
+  cancel(): void;
 }
 
 /**
@@ -25,7 +15,7 @@ export class Exchange {
   readonly res: ServerResponse;
   #client: AbortController | undefined;
   #gone = false;
-  #attempt: AttemptSignal | undefined;
+  #attempt: CancellableAttempt | undefined;
 
   constructor(res: ServerResponse) {
     this.res = res;
@@ -34,7 +24,7 @@ export class Exchange {
       if (res.writableFinished) return;
       this.#gone = true;
       this.#client?.abort();
-      this.#attempt?.abort();
+      this.#attempt?.cancel();
     });
   }
 
@@ -52,10 +42,9 @@ export class Exchange {
     return this.#gone;
   }
 
-  /** A signal for the next upstream request, aborted if the client goes away. */
-  beginAttempt(): AttemptSignal {
-    const signal = new AttemptSignal();
-    this.#attempt = signal;
-    return signal;
+  /** Makes `attempt` the upstream request to cancel if the client goes away. */
+  beginAttempt(attempt: CancellableAttempt): void {
+    this.#attempt = attempt;
+    if (this.#gone) attempt.cancel();
   }
 }
