@@ -41,6 +41,15 @@ describe('POST /v1/chat/completions routing', () => {
     expect(sent).toEqual({ ...body, model: 'mid-a' });
   });
 
+  it('sends the client bytes of every other field: big integers, escapes and key order survive', async () => {
+    const raw =
+      '{"messages":[{"role":"user","content":"caf\\u00e9 \\"q\\""}],"seed":12345678901234567890,' +
+      '"model":"auto","metadata":{"model":"keep me"}}';
+    const res = await post(completions(), raw);
+    expect(res.status).toBe(200);
+    expect(h.fake.chatRequests[0]?.rawBody).toBe(raw.replace('"auto"', '"mid-a"'));
+  });
+
   it.each([
     ['simple', 'small', 'SIMPLE'],
     ['triage/complex', 'big', 'COMPLEX'],

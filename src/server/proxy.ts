@@ -5,6 +5,7 @@ import type { ChatRequestBody } from './decide.js';
 import { errorBody } from './errors.js';
 import type { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
+import { withModel } from './model-field.js';
 import type { Routing } from './routing.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -81,9 +82,8 @@ export async function proxyChat(
  * The body sent to `target`: the client's bytes when they already name its model, else the body
  * with `model` replaced (every other field passes unchanged).
  */
-function bodyFor(body: ChatRequestBody, raw: Buffer, target: Target): string | Buffer {
-  if (body.model === target.model.model) return raw;
-  return JSON.stringify({ ...body, model: target.model.model });
+function bodyFor(body: ChatRequestBody, raw: Buffer, target: Target): Buffer {
+  return body.model === target.model.model ? raw : withModel(raw, target.model.model);
 }
 
 /**
