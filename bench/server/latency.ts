@@ -1,12 +1,13 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { summarise } from '../../src/core/benchmark.js';
 
 /**
- * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000]`: the latency
- * triage adds over calling the upstream directly, in one run against the same fake upstream on
- * loopback.
+ * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]`:
+ * the latency triage adds over calling the upstream directly, in one run against the same fake
+ * upstream on loopback.
  *
  * Separate processes, as in production: the fake upstream, the routing server (logs on, to
  * standard output), a bare Node proxy for scale (`bare-proxy.ts`: the cost of the hop itself), and
@@ -15,7 +16,14 @@ import { summarise } from '../../src/core/benchmark.js';
  * waits for it. Each request's latency runs from its send to its last body byte. The paths
  * alternate, `rounds` phases each per rate, so that noise from a shared machine falls on all
  * alike. Then streaming: time to the first body byte (the first event). Each row also gives the
- * CPU time the routing server and the bare proxy spent per request.
+ * CPU time the routing server and the bare proxy spent per request, and that of the harness.
+ *
+ * In production the proxy has its cores to itself; here the load generator and the upstream run
+ * on the same machine. Unless `--no-pin`, the proxies (triage, the bare proxy) are pinned to the
+ * last CPU and the harness (this generator, the fake upstream) to the others, with `taskset`, so
+ * that the figures measure the hop rather than the scheduler sharing a core between the hop and
+ * its own load generator. Both paths are measured under the same layout; `--no-pin` shows the
+ * unpinned figures.
  */
 
 interface Options {
@@ -25,6 +33,7 @@ interface Options {
   readonly rates: readonly number[];
   readonly streamRate: number;
   readonly logLevel: string;
+  readonly pin: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -39,6 +48,7 @@ function parseArgs(argv: readonly string[]): Options {
     rates: value('--rates', '500,1000').split(',').map(Number),
     streamRate: Number(value('--stream-rate', '200')),
     logLevel: value('--log-level', 'info'),
+    pin: !argv.includes('--no-pin'),
   };
 }
 
@@ -83,6 +93,54 @@ interface Phase {
   readonly maxLateMs: number;
 }
 
+/** What one timed phase is collecting. */
+interface Collector {
+  readonly latencies: number[];
+  readonly firstByte: boolean;
+  errors: number;
+  done(): void;
+}
+
+/**
+ * One request of the load, timed from its send to its last body byte (or, with `firstByte`, its
+ * first). An undici dispatch handler rather than `request()`: the load generator shares the two
+ * cores with the servers it measures, and its own cost per request (a third less this way) is
+ * noise in theirs.
+ */
+class TimedRequest implements Dispatcher.DispatchHandler {
+  readonly #started = performance.now();
+  #status = 0;
+  #first = true;
+
+  constructor(readonly collector: Collector) {}
+
+  /** Marks this as a handler of undici's current dispatch API (it has nothing to do here). */
+  onRequestStart(): void {}
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number): void {
+    this.#status = status;
+  }
+
+  onResponseData(): void {
+    if (this.#first && this.collector.firstByte) {
+      this.collector.latencies.push(performance.now() - this.#started);
+    }
+    this.#first = false;
+  }
+
+  onResponseEnd(): void {
+    const { collector } = this;
+    if (this.#status !== 200) collector.errors++;
+    else if (!collector.firstByte) collector.latencies.push(performance.now() - this.#started);
+    collector.done();
+  }
+
+  onResponseError(): void {
+    this.collector.errors++;
+    this.collector.done();
+  }
+}
+
 /**
  * Sends requests at `rate` per second for `seconds`, on a clock, and measures each one: to the
  * last body byte, or (with `firstByte`) to the first.
@@ -96,47 +154,26 @@ function runPhase(
 ): Promise<Phase> {
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
-  const latencies: number[] = [];
-  let errors = 0;
-  let finished = 0;
+  const headers = { 'content-type': 'application/json' };
   let sent = 0;
   let maxLateMs = 0;
   return new Promise((resolve) => {
-    const done = () => {
-      if (++finished === total) resolve({ latencies, errors, maxLateMs });
+    let finished = 0;
+    const collector: Collector = {
+      latencies: [],
+      firstByte,
+      errors: 0,
+      done() {
+        if (++finished === total) {
+          resolve({ latencies: collector.latencies, errors: collector.errors, maxLateMs });
+        }
+      },
     };
     const send = () => {
-      const started = performance.now();
-      pool
-        .request({
-          path: '/v1/chat/completions',
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        })
-        .then(
-          (res) =>
-            new Promise<void>((ended) => {
-              let first = true;
-              res.body.on('data', () => {
-                if (first && firstByte) latencies.push(performance.now() - started);
-                first = false;
-              });
-              res.body.on('end', () => {
-                if (res.statusCode !== 200) errors++;
-                else if (!firstByte) latencies.push(performance.now() - started);
-                ended();
-              });
-              res.body.on('error', () => {
-                errors++;
-                ended();
-              });
-            }),
-          () => {
-            errors++;
-          },
-        )
-        .finally(done);
+      pool.dispatch(
+        { path: '/v1/chat/completions', method: 'POST', headers, body },
+        new TimedRequest(collector),
+      );
     };
     const clockStart = performance.now();
     const tick = () => {
@@ -175,6 +212,9 @@ interface Row {
   /** CPU microseconds per request of the routing server and of the bare proxy. */
   readonly triageCpuUs: number;
   readonly bareCpuUs: number;
+  /** CPU microseconds per request of the load generator and of the fake upstream (all paths). */
+  readonly generatorCpuUs: number;
+  readonly upstreamCpuUs: number;
   readonly errors: number;
   readonly maxLateMs: number;
 }
@@ -200,7 +240,7 @@ async function measure(
   rate: number,
   options: Options,
   firstByte: boolean,
-  reset: () => void,
+  upstream: { reset(): void; cpu(): Promise<number> },
 ): Promise<Row> {
   const all: Record<PathName, number[]> = { direct: [], bare: [], triage: [] };
   const cpu: Record<PathName, number> = { direct: 0, bare: 0, triage: 0 };
@@ -210,9 +250,11 @@ async function measure(
   for (const path of PATHS) {
     await runPhase(targets[path].pool, targets[path].body, rate, 1, firstByte);
   }
+  const generatorBefore = process.cpuUsage();
+  const upstreamBefore = await upstream.cpu();
   for (let round = 0; round < options.rounds; round++) {
     for (const path of PATHS) {
-      reset();
+      upstream.reset();
       const target = targets[path];
       const before = await target.cpu();
       const phase = await runPhase(target.pool, target.body, rate, options.seconds, firstByte);
@@ -222,6 +264,9 @@ async function measure(
       maxLateMs = Math.max(maxLateMs, phase.maxLateMs);
     }
   }
+  const generator = process.cpuUsage(generatorBefore);
+  const upstreamCpu = (await upstream.cpu()) - upstreamBefore;
+  const requests = Math.max(1, all.direct.length + all.bare.length + all.triage.length);
   const direct = percentiles(all.direct);
   const triage = percentiles(all.triage);
   const bare = percentiles(all.bare);
@@ -237,6 +282,8 @@ async function measure(
     bareAdded: minus(bare, direct),
     triageCpuUs: cpu.triage / Math.max(1, all.triage.length),
     bareCpuUs: cpu.bare / Math.max(1, all.bare.length),
+    generatorCpuUs: (generator.user + generator.system) / requests,
+    upstreamCpuUs: upstreamCpu / requests,
     errors,
     maxLateMs,
   };
@@ -250,8 +297,34 @@ function print(row: Row): void {
       `clock late ≤ ${row.maxLateMs.toFixed(1)} ms)\n` +
       `  direct      ${q(row.direct)}\n` +
       `  triage      ${q(row.triage)}   added ${q(row.added)}   CPU ${row.triageCpuUs.toFixed(0)} µs/request\n` +
-      `  bare proxy  ${q(row.bare)}   added ${q(row.bareAdded)}   CPU ${row.bareCpuUs.toFixed(0)} µs/request\n`,
+      `  bare proxy  ${q(row.bare)}   added ${q(row.bareAdded)}   CPU ${row.bareCpuUs.toFixed(0)} µs/request\n` +
+      `  harness     CPU of the load generator ${row.generatorCpuUs.toFixed(0)} µs/request, ` +
+      `of the fake upstream ${row.upstreamCpuUs.toFixed(0)} µs/request (same cores)\n`,
   );
+}
+
+/** Pins process `pid` (every thread) to `cpus` (a taskset list); false when that fails. */
+function pin(pid: number, cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Gives the proxies the last CPU and the harness the others; says what it did, or why not.
+ */
+function pinProcesses(proxies: readonly number[], harness: readonly number[]): string {
+  const cpus = availableParallelism();
+  if (cpus < 2) return 'not pinned (one CPU)';
+  const last = String(cpus - 1);
+  const rest = cpus === 2 ? '0' : `0-${cpus - 2}`;
+  const ok = proxies.every((pid) => pin(pid, last)) && harness.every((pid) => pin(pid, rest));
+  return ok
+    ? `proxies pinned to CPU ${last}, load generator and fake upstream to CPU ${rest}`
+    : 'not pinned (taskset failed or is missing)';
 }
 
 async function main(): Promise<void> {
@@ -259,6 +332,13 @@ async function main(): Promise<void> {
   const upstream = await start('./upstream.ts', []);
   const triage = await start('./triage.ts', [String(upstream.port), options.logLevel]);
   const bare = await start('./bare-proxy.ts', [String(upstream.port)]);
+  const layout = options.pin
+    ? pinProcesses(
+        [triage.child.pid ?? 0, bare.child.pid ?? 0],
+        [process.pid, upstream.child.pid ?? 0],
+      )
+    : 'not pinned (--no-pin)';
+  if (!options.json) process.stdout.write(`${layout}\n`);
   const pool = (port: number) =>
     new Pool(`http://127.0.0.1:${port}`, { connections: 256, pipelining: 1 });
   const pools = { direct: pool(upstream.port), bare: pool(bare.port), triage: pool(triage.port) };
@@ -274,11 +354,14 @@ async function main(): Promise<void> {
     bare: { pool: pools.bare, body: requestBody('auto', stream), cpu: cpuOf(bare.child) },
     triage: { pool: pools.triage, body: requestBody('auto', stream), cpu: cpuOf(triage.child) },
   });
-  const reset = () => upstream.child.send({ type: 'reset' });
+  const fake = {
+    reset: () => upstream.child.send({ type: 'reset' }),
+    cpu: cpuOf(upstream.child),
+  };
   const rows: Row[] = [];
   try {
     for (const rate of options.rates) {
-      const row = await measure('chat completion', targetsFor(false), rate, options, false, reset);
+      const row = await measure('chat completion', targetsFor(false), rate, options, false, fake);
       rows.push(row);
       if (!options.json) print(row);
     }
@@ -288,7 +371,7 @@ async function main(): Promise<void> {
       options.streamRate,
       options,
       true,
-      reset,
+      fake,
     );
     rows.push(ttfb);
     if (!options.json) print(ttfb);
@@ -296,7 +379,9 @@ async function main(): Promise<void> {
     await Promise.all(Object.values(pools).map((p) => p.close()));
     for (const child of [triage.child, bare.child, upstream.child]) child.disconnect();
   }
-  if (options.json) process.stdout.write(`${JSON.stringify({ results: rows }, null, 2)}\n`);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ layout, results: rows }, null, 2)}\n`);
+  }
 }
 
 await main();
