@@ -16,7 +16,9 @@ describe('withModel', () => {
     fc.assert(
       fc.property(jsonObject, fc.string(), formatting, (object, model, [indent]) => {
         const raw = JSON.stringify(object, null, indent);
-        expect(JSON.parse(rewrite(raw, model))).toEqual({ ...object, model });
+        // Compared through JSON, which has no -0: the object as the upstream would read it.
+        const expected = JSON.parse(JSON.stringify({ ...object, model }));
+        expect(JSON.parse(rewrite(raw, model))).toEqual(expected);
       }),
     );
   });
