@@ -48,6 +48,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     if (routing === GONE) return;
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {
+      metrics.decided(routing);
       metrics.requests.inc({ endpoint: 'chat', tier, model: 'none', status: 503 });
       const headers = withHeaders ? decisionHeaders(routing, undefined, 0) : {};
       throw noUpstreamError(routing, { ...extraHeaders, ...(headers as Record<string, string>) });
@@ -93,6 +94,7 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
   const { metrics, logger } = ctx;
   const { routing, result, injection } = chat;
   const { tier } = routing.decision;
+  metrics.decided(routing);
   const model = result?.answeredBy?.model.id ?? 'none';
   const status = result?.status ?? 500;
   // 499, as nginx records it: the client closed the connection before the answer.

@@ -26,6 +26,7 @@ export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
     if (injection === GONE) return;
     const routing = await routeOf(ctx, body, exchange, reply);
     if (routing === GONE) return;
+    ctx.metrics.decided(routing);
     let context: ContextDecision | undefined;
     if (ctx.context) {
       const text = lastUserText(body, ctx.context.config.maxQuestionChars);

@@ -66,8 +66,9 @@ export async function screenOf(
 }
 
 /**
- * Routes a request and records the decision: synchronously when the decision is (no promise to
- * create and wait for on the usual path), else once its LLM check has answered.
+ * Routes a request: synchronously when the decision is (no promise to create and wait for on the
+ * usual path), else once its LLM check has answered. The caller records the decision
+ * (`metrics.decided`) once the client has its answer: off the path the client waits on.
  */
 export function routeOf(
   ctx: ServerContext,
@@ -76,14 +77,7 @@ export function routeOf(
   reply: FastifyReply,
 ): Routing | Promise<Routing | typeof GONE> {
   const pending = ctx.router.route(body, exchange);
-  if (!(pending instanceof Promise)) {
-    ctx.metrics.decided(pending);
-    return pending;
-  }
-  return unlessGone(ctx, pending, exchange, reply).then((routing) => {
-    if (routing !== GONE) ctx.metrics.decided(routing);
-    return routing;
-  });
+  return pending instanceof Promise ? unlessGone(ctx, pending, exchange, reply) : pending;
 }
 
 /** The context router's decision for `text`: locally when it can, else with its LLM check. */
