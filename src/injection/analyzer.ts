@@ -37,7 +37,7 @@ import {
   TextStructure,
 } from './structure.js';
 import type { SignalKind } from './types.js';
-import { ClauseWindow, MAX_SPAN } from './window.js';
+import { ClauseWindow, MAX_SPAN, NOT_TRIGGER, TRIGGER } from './window.js';
 
 /**
  * The analysis of one text: the structural pass cuts it into clauses; each clause that may fire
@@ -136,7 +136,13 @@ export class Analyzer {
     this.#scan = lex.lexicon.scan('');
     this.#custom = custom;
     this.#customScan = custom?.lexicon.scan('');
-    this.#window = new ClauseWindow(custom ? [lex, custom] : [lex], canFire, windowChars);
+    this.#window = new ClauseWindow(
+      custom ? [lex, custom] : [lex],
+      triggerOf,
+      objectOf,
+      PAIRS.length,
+      windowChars,
+    );
     this.#windowChars = windowChars;
     this.#depth = depth;
   }
@@ -601,13 +607,21 @@ export class Analyzer {
 }
 
 /**
- * Whether an entry can fire a signal in a clause where it is the only hit of its kind: a verb (with
- * a target), a standalone or a line-start phrase. Nouns, scopes, targets, modifiers and context
- * words only shape what those fire.
+ * What an entry is to a window of clauses (see window.ts): a standalone or line-start phrase can
+ * fire a signal alone; a verb (even a negated one, which only cancels) only with a target or a
+ * noun of its pair; nouns, scopes, targets, modifiers and context words only shape what those
+ * fire.
  */
-function canFire(lex: InjectionLexicon, id: number): boolean {
+function triggerOf(lex: InjectionLexicon, id: number): number {
   const role = lex.role[id];
-  return role === ROLE_VERB || role === ROLE_STANDALONE || role === ROLE_LINE_START;
+  if (role === ROLE_VERB) return lex.pair[id]!;
+  return role === ROLE_STANDALONE || role === ROLE_LINE_START ? TRIGGER : NOT_TRIGGER;
+}
+
+/** The pair of a target or noun entry, whose presence makes its pair's verbs triggers; else -1. */
+function objectOf(lex: InjectionLexicon, id: number): number {
+  const role = lex.role[id];
+  return role === ROLE_TARGET || role === ROLE_NOUN ? lex.pair[id]! : -1;
 }
 
 const RUN_NAMES: Record<number, string> = {
