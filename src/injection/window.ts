@@ -27,8 +27,10 @@ import type { InjectionLexicon } from './lexicon.js';
 /**
  * Most characters of a window: long enough to amortise a call, short enough that a trigger
  * seldom occurs twice in it (which makes the window fall back to scanning clause by clause).
+ * Measured on the 100 KB bench document: 768 is 3% faster than 512; 2048 is 35% slower (a
+ * verb that occurs every 1,400 characters falls back in most windows).
  */
-export const MAX_SPAN = 512;
+export const MAX_SPAN = 768;
 /** The length of the first window tried after a fallback. */
 const RETRY_SPAN = 128;
 /** Clauses scanned one by one after a first fallback (doubling at each further one). */
