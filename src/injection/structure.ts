@@ -39,8 +39,12 @@ const C_HIGH = 8; // high surrogate
 const FLAGS = new Uint16Array(0x10000);
 let flagsFilled = false;
 
+/** The filled flag table (small, so that V8 inlines it where it is called per clause). */
 function flags(): Uint16Array {
-  if (flagsFilled) return FLAGS;
+  return flagsFilled ? FLAGS : fillFlags();
+}
+
+function fillFlags(): Uint16Array {
   const t = FLAGS;
   const letter = /[\p{L}\p{N}]/u;
   for (let c = 0x80; c < 0x10000; c++) {
