@@ -10,6 +10,7 @@ import {
 import { decodeRun, runTogetherRisk } from './decode.js';
 import { Section, SignalSet } from './evidence.js';
 import {
+  builtInContextLexicon,
   GROUP_NO_LIMITS,
   GROUP_PERSONA,
   GROUP_ROLE_HEADER,
@@ -37,7 +38,7 @@ import {
   TextStructure,
 } from './structure.js';
 import type { SignalKind } from './types.js';
-import { ClauseWindow, MAX_SPAN } from './window.js';
+import { ClauseWindow, MAX_SPAN, NOT_TRIGGER, TRIGGER } from './window.js';
 
 /**
  * The analysis of one text: the structural pass cuts it into clauses; each clause that may fire
@@ -108,6 +109,8 @@ export interface AnalysisOptions {
 export class Analyzer {
   readonly #lex: InjectionLexicon;
   readonly #scan: LexiconScan;
+  readonly #ctx: InjectionLexicon;
+  readonly #ctxScan: LexiconScan;
   readonly #custom: InjectionLexicon | undefined;
   readonly #customScan: LexiconScan | undefined;
   readonly #span: MatchSpan = { end: 0, obfuscated: false };
@@ -134,9 +137,17 @@ export class Analyzer {
   constructor(lex: InjectionLexicon, custom?: InjectionLexicon, depth = 0, windowChars = MAX_SPAN) {
     this.#lex = lex;
     this.#scan = lex.lexicon.scan('');
+    this.#ctx = builtInContextLexicon();
+    this.#ctxScan = this.#ctx.lexicon.scan('');
     this.#custom = custom;
     this.#customScan = custom?.lexicon.scan('');
-    this.#window = new ClauseWindow(custom ? [lex, custom] : [lex], canFire, windowChars);
+    this.#window = new ClauseWindow(
+      custom ? [lex, custom] : [lex],
+      triggerOf,
+      objectOf,
+      PAIRS.length,
+      windowChars,
+    );
     this.#windowChars = windowChars;
     this.#depth = depth;
   }
@@ -234,16 +245,12 @@ export class Analyzer {
     const whole = rescans === CLAUSE_RESCANS && this.#window.end > end;
     if (whole) this.#window.account(0, scan);
     const hits = scan.hitCount;
-    if (hits === 0) {
-      if (this.#custom) this.#customClause(text, start, end, 1, options, evidence, whole);
-      return;
-    }
+    if (hits === 0 && !this.#custom) return;
     for (const counts of this.#counts) counts.fill(0);
     this.#modifier.fill(0);
     this.#negatedCount = 0;
-    let selfQuestion = false;
-    let meta = false;
-    const weights = lex.weight[options.source]!;
+    // Whether a signal can fire: only then are the clause's context words looked up.
+    let fires = false;
     for (let k = 0; k < hits; k++) {
       const entry = scan.hitEntry(k);
       const id = entry.id;
@@ -253,16 +260,13 @@ export class Analyzer {
         else this.#push(lex.pair[id]!, VERB, k);
       } else if (role === ROLE_TARGET) this.#push(lex.pair[id]!, TARGET, k);
       else if (role === ROLE_NOUN) this.#push(lex.pair[id]!, NOUN, k);
-      else if (role === ROLE_SCOPE) this.#push(lex.pair[id]!, SCOPE, k);
-      else if (role === ROLE_MODIFIER) {
-        const pair = lex.pair[id]!;
-        this.#modifier[pair] = Math.max(this.#modifier[pair]!, weights[id]!);
-      } else if (role === ROLE_SELF_QUESTION) selfQuestion = true;
-      else if (role === ROLE_META) meta = true;
+      else if (role === ROLE_STANDALONE || role === ROLE_LINE_START) fires = true;
     }
-    let damp = 1;
-    if (selfQuestion && endsWithQuestion(text, start, end)) damp *= SELF_QUESTION_FACTOR;
-    if (meta) damp *= META_FACTOR;
+    for (let pair = 0; pair < PAIRS.length && !fires; pair++) {
+      const counts = this.#counts[pair]!;
+      if (counts[VERB]! > 0 && counts[TARGET]! + counts[NOUN]! > 0) fires = true;
+    }
+    const damp = fires || this.#custom ? this.#context(text, start, end, options) : 1;
     for (let pair = 0; pair < PAIRS.length; pair++) {
       const counts = this.#counts[pair]!;
       if (counts[VERB]! > 0 && counts[TARGET]! + counts[NOUN]! > 0) {
@@ -273,6 +277,33 @@ export class Analyzer {
     const restart = rescans > 0 ? this.#restartPoint(start) : -1;
     if (this.#custom) this.#customClause(text, start, end, damp, options, evidence, whole);
     if (restart > start) this.#clause(text, restart, end, options, evidence, rescans - 1);
+  }
+
+  /**
+   * Scans one clause for its context words (the lexicon of scopes, modifiers and the words that
+   * weaken a clause, kept apart so that windows do not look them up: see lexicon.ts), records
+   * them, and returns the clause's damping factor.
+   */
+  #context(text: string, start: number, end: number, options: AnalysisOptions): number {
+    const ctx = this.#ctx;
+    const scan = ctx.lexicon.scan(text, this.#ctxScan, start, end);
+    const weights = ctx.weight[options.source]!;
+    let selfQuestion = false;
+    let meta = false;
+    for (let k = 0; k < scan.hitCount; k++) {
+      const id = scan.hitEntry(k).id;
+      const role = ctx.role[id]!;
+      if (role === ROLE_SCOPE) this.#push(ctx.pair[id]!, SCOPE, k);
+      else if (role === ROLE_MODIFIER) {
+        const pair = ctx.pair[id]!;
+        this.#modifier[pair] = Math.max(this.#modifier[pair]!, weights[id]!);
+      } else if (role === ROLE_SELF_QUESTION) selfQuestion = true;
+      else if (role === ROLE_META) meta = true;
+    }
+    let damp = 1;
+    if (selfQuestion && endsWithQuestion(text, start, end)) damp *= SELF_QUESTION_FACTOR;
+    if (meta) damp *= META_FACTOR;
+    return damp;
   }
 
   /** Scans one clause for the configuration's own patterns (`whole`: not a rescan of its end). */
@@ -302,8 +333,9 @@ export class Analyzer {
       if (counts[TARGET]! + counts[NOUN]! === 0) continue;
       let earliestObject = Number.POSITIVE_INFINITY;
       for (let slot = TARGET; slot <= SCOPE; slot++) {
+        const hits = slot === SCOPE ? this.#ctxScan : scan;
         for (let t = 0; t < counts[slot]!; t++) {
-          earliestObject = Math.min(earliestObject, scan.hitIndex(lists[slot]![t]!));
+          earliestObject = Math.min(earliestObject, hits.hitIndex(lists[slot]![t]!));
         }
       }
       for (let v = 0; v < counts[VERB]!; v++) {
@@ -398,12 +430,13 @@ export class Analyzer {
     const targetSpan = this.#walk(lex, target.id, text, targetAt, end, this.#otherSpan);
     const from = Math.min(verbAt, targetAt);
     const to = Math.max(verbSpan.end, targetSpan.end);
+    const context = this.#ctxScan;
     const noun =
       found.scope < 0
         ? target.label
-        : scan.hitIndex(found.scope) < targetAt
-          ? `${scan.hitEntry(found.scope).label} ${target.label}`
-          : `${target.label} ${scan.hitEntry(found.scope).label}`;
+        : context.hitIndex(found.scope) < targetAt
+          ? `${context.hitEntry(found.scope).label} ${target.label}`
+          : `${target.label} ${context.hitEntry(found.scope).label}`;
     const label = verbAt < targetAt ? `${verb.label} … ${noun}` : `${noun} … ${verb.label}`;
     this.#emit(kind, label, from, to, weight, evidence);
     if (verbSpan.obfuscated || targetSpan.obfuscated) this.#obfuscated(from, to, options, evidence);
@@ -417,6 +450,7 @@ export class Analyzer {
   #bestCombination(text: string, start: number, pair: number): Combination {
     const lex = this.#lex;
     const scan = this.#scan;
+    const context = this.#ctxScan;
     const lists = this.#hits[pair]!;
     const counts = this.#counts[pair]!;
     const found = this.#found;
@@ -442,13 +476,13 @@ export class Analyzer {
             let vetoed = false;
             for (let c = 0; c < counts[SCOPE]!; c++) {
               const scopeHit = lists[SCOPE]![c]!;
-              const scopeAt = scan.hitIndex(scopeHit);
+              const scopeAt = context.hitIndex(scopeHit);
               const attached =
                 scopeAt < targetAt
                   ? targetAt - scopeAt <= SCOPE_BEFORE && (distance < 0 || scopeAt > verbAt)
                   : scopeAt - targetAt <= SCOPE_AFTER;
               if (!attached) continue;
-              const candidate = scan.hitEntry(scopeHit).weight;
+              const candidate = context.hitEntry(scopeHit).weight;
               if (candidate === 0) vetoed = true;
               else if (candidate > scopeWeight) {
                 scopeWeight = candidate;
@@ -601,13 +635,21 @@ export class Analyzer {
 }
 
 /**
- * Whether an entry can fire a signal in a clause where it is the only hit of its kind: a verb (with
- * a target), a standalone or a line-start phrase. Nouns, scopes, targets, modifiers and context
- * words only shape what those fire.
+ * What an entry is to a window of clauses (see window.ts): a standalone or line-start phrase can
+ * fire a signal alone; a verb (even a negated one, which only cancels) only with a target or a
+ * noun of its pair; nouns, scopes, targets, modifiers and context words only shape what those
+ * fire.
  */
-function canFire(lex: InjectionLexicon, id: number): boolean {
+function triggerOf(lex: InjectionLexicon, id: number): number {
   const role = lex.role[id];
-  return role === ROLE_VERB || role === ROLE_STANDALONE || role === ROLE_LINE_START;
+  if (role === ROLE_VERB) return lex.pair[id]!;
+  return role === ROLE_STANDALONE || role === ROLE_LINE_START ? TRIGGER : NOT_TRIGGER;
+}
+
+/** The pair of a target or noun entry, whose presence makes its pair's verbs triggers; else -1. */
+function objectOf(lex: InjectionLexicon, id: number): number {
+  const role = lex.role[id];
+  return role === ROLE_TARGET || role === ROLE_NOUN ? lex.pair[id]! : -1;
 }
 
 const RUN_NAMES: Record<number, string> = {
