@@ -84,8 +84,11 @@ interface Pattern {
   readonly units: Int32Array;
   readonly leftBounded: boolean;
   readonly rightBounded: boolean;
-  /** Whole units are letters of one word, bounded on both sides (`prove`, not `c++`, `optimi*`). */
-  readonly singleWord: boolean;
+  /**
+   * Letters of one word, left-bounded: a one-word entry (`prove`, not `c++`) or a prefix entry
+   * (`optimi*`), which the WebAssembly scanner verifies against its folded copy of the text.
+   */
+  readonly lettersOnly: boolean;
   readonly entries: number[];
 }
 
@@ -207,7 +210,7 @@ export class Lexicon {
           units,
           leftBounded: !leftOpen && firstClass === WORD,
           rightBounded: !rightOpen && lastClass === WORD,
-          singleWord: !leftOpen && !rightOpen && classes.every((cls) => cls === WORD),
+          lettersOnly: !leftOpen && classes.every((cls) => cls === WORD),
           entries: [entry.id],
         });
         if (!leftOpen && firstClass === WORD) {

@@ -46,7 +46,7 @@
   ;; 64 flags: 1 anywhere entries, 2 anywhere entries that start with a letter (`*stem`),
   ;;           4 prefix entries
   ;; 68 patterns (8 bytes each: units address, and unit count << 3 | 1 left-bounded
-  ;;    | 2 right-bounded | 4 one word: letters only, bounded on both sides)
+  ;;    | 2 right-bounded | 4 letters only, left-bounded: a one-word entry, or a prefix entry)
   ;; 72 (unused)   76 stamps   80 occurrences   84 first positions
   ;; 88 hits (pattern ids)   92 generation   96 pattern count
   ;; A slot of the exact, pair and prefix tables is 32 bytes: key (a hash), the address of its
@@ -154,16 +154,13 @@
       (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x2d))
       (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))))
 
-;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
-  ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
-  ;; verified against the folded copy of its letters (an 8-byte compare for most words); other
-  ;; patterns, and words with skipped units (longer than their letters), the general way.
-;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
-  ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
-  ;; verified against the folded copy of its letters (an 8-byte compare for most words), and a
-  ;; repeated hit counted inline; other patterns, and words with skipped units (longer than their
-  ;; letters), the general way. A slot (32 bytes) holds its key, its pattern list, the first
-  ;; pattern's record and id, and the number of patterns.
+  ;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
+  ;; the letters looked up at `at` end, with no skipped unit among them (0: unknown, or not a
+  ;; lookup of letters): a letters-only pattern (a one-word entry, or a prefix entry) of that
+  ;; length is verified against their folded copy (an 8-byte compare for most words), and a
+  ;; repeated hit counted inline; other patterns, and letters with skipped units among them, the
+  ;; general way. A slot (32 bytes) holds its key, its pattern list, the first pattern's record
+  ;; and id, and the number of patterns.
   (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32) (param $end i32)
     (local $slot i32) (local $list i32) (local $left i32) (local $p i32) (local $meta i32)
     (local $a i32) (local $b i32) (local $n i32) (local $record i32)
@@ -277,28 +274,28 @@
         (call $tryPattern (local.get $p) (local.get $at)))
       (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
 
-  ;; Reads the word at `at` again, in order: at each length n < 32 that some prefix entry has and
-  ;; whose hash passes the prefix filter, probes the prefix table; at each letter that starts an
+  ;; Reads the word in [at, end) again, in order, from the folded copy the word loop wrote (0 where
+  ;; a unit is skipped): at each length n < 32 that some prefix entry has and whose hash passes
+  ;; the prefix filter, probes the prefix table (with the end of the n letters when no unit was
+  ;; skipped before them, so that $probe compares the folded copy); at each letter that starts an
   ;; `anywhere` entry (`*stem` lexicons), checks those. Called only when the word loop's filters
   ;; say one of them may match.
-  (func $rewalk (param $at i32)
-    (local $lex i32) (local $i i32) (local $v i32) (local $h i32) (local $n i32) (local $flags i32)
-    (local $lengths i32) (local $filter i32)
+  (func $rewalk (param $at i32) (param $end i32)
+    (local $lex i32) (local $j i32) (local $f i32) (local $h i32) (local $n i32) (local $flags i32)
+    (local $lengths i32) (local $filter i32) (local $folded i32)
     (local.set $lex (global.get $lex))
     (local.set $flags (i32.load offset=64 (local.get $lex)))
     (local.set $lengths (i32.load offset=24 (local.get $lex)))
     (local.set $filter (i32.load offset=28 (local.get $lex)))
+    (local.set $folded (global.get $folded))
     (local.set $h (i32.const 0x811c9dc5))
-    (local.set $i (local.get $at))
+    (local.set $j (local.get $at))
     (loop $letter
-      (local.set $v (i32.load (i32.add (global.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-      (if (i32.eqz (local.get $v))
-        (then
-          (local.set $i (i32.add (local.get $i) (i32.const 2)))
-          (br $letter)))
-      (if (i32.ne (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)) (then (return)))
-      (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
-        (i32.const 0x01000193)))
+      (if (i32.ge_u (local.get $j) (local.get $end)) (then (return)))
+      (local.set $f (i32.load16_u (i32.add (local.get $j) (local.get $folded))))
+      (local.set $j (i32.add (local.get $j) (i32.const 2)))
+      (br_if $letter (i32.eqz (local.get $f)))
+      (local.set $h (i32.mul (i32.xor (local.get $h) (local.get $f)) (i32.const 0x01000193)))
       (local.set $n (i32.add (local.get $n) (i32.const 1)))
       (if (i32.and
             (i32.and (i32.lt_u (local.get $n) (i32.const 32))
@@ -306,12 +303,13 @@
             (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16)))))
         (then
           (call $probe (i32.load offset=16 (local.get $lex)) (i32.load offset=20 (local.get $lex))
-            (local.get $h) (local.get $at) (i32.const 0))))
+            (local.get $h) (local.get $at)
+            (select (local.get $j) (i32.const 0)
+              (i32.eq (i32.sub (local.get $j) (local.get $at)) (i32.shl (local.get $n) (i32.const 1)))))))
       (if (i32.and (local.get $flags) (i32.const 2))
         (then
-          (if (call $startsAnywhere (i32.and (local.get $v) (i32.const 0xffff)))
-            (then (call $anywhere (i32.and (local.get $v) (i32.const 0xffff)) (local.get $i))))))
-      (local.set $i (i32.add (local.get $i) (i32.const 2)))
+          (if (call $startsAnywhere (local.get $f))
+            (then (call $anywhere (local.get $f) (i32.sub (local.get $j) (i32.const 2)))))))
       (br $letter)))
 
   ;; Adds to the result the word characters outside ASCII (bit 31 of their info) in [at, end):
@@ -427,6 +425,7 @@
                     (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br_if $wordEnd (local.get $v))
                     (loop $skip
+                      (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                       (local.set $i (i32.add (local.get $i) (i32.const 2)))
                       (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                       (br_if $skip (i32.eqz (local.get $v))))
@@ -450,6 +449,7 @@
                     (then
                       (br_if $wordEnd (local.get $v))
                       (loop $skip
+                        (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                         (local.set $i (i32.add (local.get $i) (i32.const 2)))
                         (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                         (br_if $skip (i32.eqz (local.get $v))))
@@ -468,6 +468,7 @@
                       (then
                         (br_if $wordEnd (local.get $v))
                         (loop $skip
+                          (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                           (local.set $i (i32.add (local.get $i) (i32.const 2)))
                           (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                           (br_if $skip (i32.eqz (local.get $v))))
@@ -483,6 +484,7 @@
                     (br_if $prefixed (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br_if $wordEnd (local.get $v))
                     (loop $skip
+                      (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                       (local.set $i (i32.add (local.get $i) (i32.const 2)))
                       (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                       (br_if $skip (i32.eqz (local.get $v))))
@@ -502,12 +504,13 @@
                 (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))
                 (br_if $wordEnd (local.get $v))
                 (loop $skip
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                   (local.set $i (i32.add (local.get $i) (i32.const 2)))
                   (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                   (br_if $skip (i32.eqz (local.get $v))))
                 (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))))
             ;; The word ended before unit `i`, which the outer loop takes next.
-            (if (local.get $mask) (then (call $rewalk (local.get $wordStart))))
+            (if (local.get $mask) (then (call $rewalk (local.get $wordStart) (local.get $i))))
             (if (i32.lt_s (local.get $any) (i32.const 0))
               (then (call $countNonAscii (local.get $wordStart) (local.get $i))))
             ;; The lookups behind their filters (most words are in neither): the pair with the

@@ -36,8 +36,8 @@ export interface WasmLexicon {
     readonly units: Int32Array;
     readonly leftBounded: boolean;
     readonly rightBounded: boolean;
-    /** All letters of one word, bounded on both sides: verified against the folded copy. */
-    readonly singleWord: boolean;
+    /** Letters of one word, left-bounded (`prove`, `optimi*`): verified against the folded copy. */
+    readonly lettersOnly: boolean;
   }[];
   /** Hash tables from a word (pair, prefix) hash to the patterns to verify there. */
   readonly exact: WasmTable;
@@ -366,7 +366,7 @@ class BlockLayout {
         (pattern.units.length << 3) |
         (pattern.leftBounded ? 1 : 0) |
         (pattern.rightBounded ? 2 : 0) |
-        (pattern.singleWord ? 4 : 0);
+        (pattern.lettersOnly ? 4 : 0);
       for (const unit of pattern.units) {
         u16[units >> 1] = unit === -1 ? 0 : unit; // a separator (-1 in lexicon.ts) is 0 here
         units += 2;
