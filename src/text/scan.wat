@@ -65,6 +65,8 @@
   (global $hitCount (mut i32) (i32.const 0))
   ;; Bytes from a text unit to its folded copy (see $probe).
   (global $folded (mut i32) (i32.const 0))
+  ;; 0x20 when the info table makes U+0020 a space (not a line feed), else -1 (see the word's end).
+  (global $space (mut i32) (i32.const 0))
 
   ;; The info of the unit at byte address `at`.
   (func $infoAt (param $at i32) (result i32)
@@ -374,6 +376,9 @@
     (global.set $textEnd (local.get $end))
     (global.set $base (local.get $base))
     (global.set $folded (local.get $folded))
+    (global.set $space
+      (select (i32.const 0x20) (i32.const -1)
+        (i32.eq (i32.and (i32.load offset=128 (local.get $info)) (i32.const 0x3ffff)) (i32.const 0x30020))))
     (global.set $hitCount (i32.const 0))
     (memory.fill (i32.const 0) (i32.const 0) (i32.const 36))
     ;; A new generation of stamps; when the counter wraps, clear them all.
@@ -539,14 +544,15 @@
                   (local.get $h) (local.get $wordStart) (local.get $i))))
             (local.set $prevStart (local.get $wordStart))
             (local.set $prevHash (local.get $h))
-            ;; The usual case, a space and the next word, without a turn of the outer loop (a
-            ;; space only keeps the previous word for a pair; the sentinel is not a space).
-            (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-            (if (i32.and (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))
-                  (i32.ne (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x0a)))
+            ;; The usual case, a space (U+0020, when the fold table keeps it a space: `$space`)
+            ;; and the next word, read together, without a turn of the outer loop (a space only
+            ;; keeps the previous word for a pair; the sentinel is not a space, and the unit after
+            ;; it is readable: the folded copy follows the text).
+            (local.set $v (i32.load (local.get $i)))
+            (if (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (global.get $space))
               (then
                 (local.set $v (i32.load (i32.add (local.get $info)
-                  (i32.shl (i32.load16_u offset=2 (local.get $i)) (i32.const 2)))))
+                  (i32.shl (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 2)))))
                 (if (i32.and (local.get $v) (i32.const 0x40000000))
                   (then
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))
