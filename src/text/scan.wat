@@ -38,8 +38,10 @@
   ;; Lexicon block (at `lex`, built by wasm-scanner.ts), i32 fields:
   ;;  0 exact table   4 its mask    8 pair table   12 its mask   16 prefix table   20 its mask
   ;; 24 prefix lengths (bit n: a prefix entry of n letters, n < 32)
-  ;; 28 prefix byte filter (65,536 bytes, 1 where a prefix entry's hash falls, at hash >>> 16: a
-  ;;    constant shift and no mask, one instruction and one register less per letter)  32 (unused)
+  ;; 28 prefix byte filter (65,536 bytes, at hash >>> 16: a constant shift and no mask, one
+  ;;    instruction and one register less per letter): bit 0 where a prefix entry's hash falls,
+  ;;    bit 1 where the hash of the first three letters of an entry longer than that falls
+  ;;    32 (unused)
   ;; 36 exact filter (bits)  40 its shift   44 pair filter (bits)  48 its shift
   ;; 52 anywhere bit set (65536 bits, by folded unit; 0 when none)
   ;; 56 anywhere table    60 its mask
@@ -389,7 +391,9 @@
           (i32.shl (i32.load offset=96 (local.get $lex)) (i32.const 2)))
         (global.set $generation (i32.const 1))))
     (i32.store offset=92 (local.get $lex) (global.get $generation))
-    ;; Which word loop: 0 plain, 1 with the prefix filter, 2 with `*stem` entries as well.
+    ;; Which word loop: 0 plain, 1 with the prefix filter (for a word's first three letters, and
+    ;; for the rest when they start some longer prefix entry: plain otherwise), 2 with `*stem`
+    ;; entries as well.
     (local.set $mode
       (select (i32.const 2)
         (i32.ne (i32.and (i32.load offset=64 (local.get $lex)) (i32.const 4)) (i32.const 0))
@@ -418,24 +422,8 @@
             ;; its info), then the next unit. Skipped units are looked through, out of the hot
             ;; path; any other unit ends the word (the sentinel ends the text's last word).
             (block $wordEnd
-              (if (i32.eqz (local.get $mode))
-                (then
-                  (loop $plain
-                    (local.set $any (i32.or (local.get $any) (local.get $v)))
-                    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
-                      (i32.const 0x01000193)))
-                    (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
-                    (local.set $i (i32.add (local.get $i) (i32.const 2)))
-                    (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-                    (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
-                    (br_if $wordEnd (local.get $v))
-                    (loop $skip
-                      (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
-                      (local.set $i (i32.add (local.get $i) (i32.const 2)))
-                      (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-                      (br_if $skip (i32.eqz (local.get $v))))
-                    (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
-                    (br $wordEnd))))
+              (block $toPlain
+              (br_if $toPlain (i32.eqz (local.get $mode)))
               (if (i32.eq (local.get $mode) (i32.const 1))
                 (then
                   ;; The first letter out of the loop: it needs the filter only in lexicons with
@@ -459,6 +447,44 @@
                         (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                         (br_if $skip (i32.eqz (local.get $v))))
                       (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                  ;; The second and third letters out of the loop as well. After the third, only a word
+                  ;; whose first three letters start some prefix entry of four letters or more (bit 1
+                  ;; of the filter byte of their hash) needs the filter: the others take the plain loop.
+                  (local.set $any (i32.or (local.get $any) (local.get $v)))
+                  (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                    (i32.const 0x01000193)))
+                  (local.set $mask (i32.or (local.get $mask)
+                    (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16))))))
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (if (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (then
+                      (br_if $wordEnd (local.get $v))
+                      (loop $skip
+                        (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
+                        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                        (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                        (br_if $skip (i32.eqz (local.get $v))))
+                      (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                  (local.set $any (i32.or (local.get $any) (local.get $v)))
+                  (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                    (i32.const 0x01000193)))
+                  (local.set $f (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16)))))
+                  (local.set $mask (i32.or (local.get $mask) (local.get $f)))
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (if (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (then
+                      (br_if $wordEnd (local.get $v))
+                      (loop $skip
+                        (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
+                        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                        (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                        (br_if $skip (i32.eqz (local.get $v))))
+                      (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                  (br_if $toPlain (i32.eqz (i32.and (local.get $f) (i32.const 2))))
                   ;; Unrolled twice: V8 checks the stack once per loop iteration.
                   (loop $prefixed
                     (local.set $any (i32.or (local.get $any) (local.get $v)))
@@ -513,9 +539,28 @@
                   (local.set $i (i32.add (local.get $i) (i32.const 2)))
                   (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                   (br_if $skip (i32.eqz (local.get $v))))
-                (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))))
+                (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000))))
+              (br $wordEnd))
+              ;; Lexicons without prefix entries, and words past their third letter whose first
+              ;; three letters start no prefix entry.
+              (loop $plain
+                (local.set $any (i32.or (local.get $any) (local.get $v)))
+                (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                  (i32.const 0x01000193)))
+                (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
+                (br_if $wordEnd (local.get $v))
+                (loop $skip
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (br_if $skip (i32.eqz (local.get $v))))
+                (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
+                (br $wordEnd)))
             ;; The word ended before unit `i`, which the outer loop takes next.
-            (if (local.get $mask) (then (call $rewalk (local.get $wordStart) (local.get $i))))
+            (if (i32.and (local.get $mask) (i32.const 1)) (then (call $rewalk (local.get $wordStart) (local.get $i))))
             (if (i32.lt_s (local.get $any) (i32.const 0))
               (then (call $countNonAscii (local.get $wordStart) (local.get $i))))
             ;; The lookups behind their filters (most words are in neither): the pair with the

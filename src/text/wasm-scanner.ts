@@ -1,5 +1,6 @@
 import type { FoldTable } from './chars.js';
 import { SCAN_WASM_BASE64 } from './scan-wasm.js';
+import { hashUnits } from './word-hash.js';
 
 /**
  * The WebAssembly side of `Lexicon.scan` (the module is `scan.wat`): one instance per thread,
@@ -395,11 +396,21 @@ class BlockLayout {
     i32[header + 24] = lexicon.patterns.length;
   }
 
-  /** Sets the prefix filter's byte of each prefix pattern's hash (at `hash >>> 16`). */
+  /**
+   * Marks the prefix filter (indexed by `hash >>> 16`): bit 0 at the hash of each prefix pattern,
+   * bit 1 at the hash of the first three letters of each pattern of four letters or more (a word
+   * whose first three letters miss it needs no filter after them: see scan.wat).
+   */
   #markPrefixes(u8: Uint8Array, at: number): void {
-    const table = this.#lexicon.prefix;
+    const { prefix: table, patterns } = this.#lexicon;
     for (let slot = 0; slot < table.hashes.length; slot++) {
-      if (table.counts[slot] !== 0) u8[at + (table.hashes[slot]! >>> 16)] = 1;
+      const count = table.counts[slot]!;
+      if (count === 0) continue;
+      u8[at + (table.hashes[slot]! >>> 16)]! |= 1;
+      for (let k = 0; k < count; k++) {
+        const units = patterns[table.patterns[table.starts[slot]! + k]!]!.units;
+        if (units.length > 3) u8[at + (hashUnits(units, 3) >>> 16)]! |= 2;
+      }
     }
   }
 }
