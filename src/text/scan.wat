@@ -7,7 +7,7 @@
 ;; 16 bits; 0: skipped), its class (bits 16-17: 0 other, 1 word, 2 unbounded, 3 space) and, in
 ;; bit 31, whether it is a word character outside ASCII.
 ;;
-;; Words are hashed as they are read (FNV-1a over folded units, as hashUnits in lexicon.ts). At
+;; Words are hashed as they are read (FNV-1a over folded units, as hashUnits in word-hash.ts). At
 ;; the end of a word the module looks up the pair (previous word, this word) and the word alone in
 ;; the lexicon's hash tables, behind one-bit-per-hash filters that rule out most words with one
 ;; load. Prefix entries (`optimi*`): while a word is read, each letter's hash is tested against a
@@ -567,7 +567,7 @@
             ;; previous word first, as a two-word phrase starts before a one-word entry.
             (if (i32.ge_s (local.get $prevStart) (i32.const 0))
               (then
-                ;; pairHash in lexicon.ts.
+                ;; pairHash in word-hash.ts.
                 (local.set $f
                   (i32.xor
                     (i32.mul (i32.xor (local.get $prevHash) (i32.shr_u (local.get $h) (i32.const 16)))
