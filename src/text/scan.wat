@@ -585,8 +585,47 @@
                   (i32.load8_u (i32.add (i32.load offset=36 (local.get $lex)) (i32.shr_u (local.get $v) (i32.const 3))))
                   (i32.shl (i32.const 1) (i32.and (local.get $v) (i32.const 7))))
               (then
-                (call $probe (i32.load (local.get $lex)) (i32.load offset=4 (local.get $lex))
-                  (local.get $h) (local.get $wordStart) (local.get $i))))
+                ;; The usual hit is counted here, without a call: the word's first slot holds its
+                ;; key and one pattern, letters only and as long as the word (meta: length << 3 |
+                ;; 7), of at most 8 letters, already seen in this scan. Anything else: $probe.
+                (local.set $f (i32.add (i32.load (local.get $lex))
+                  (i32.shl (i32.and (local.get $h) (i32.load offset=4 (local.get $lex))) (i32.const 5))))
+                (local.set $v (i32.sub (local.get $i) (local.get $wordStart)))
+                (block $done
+                  (block $general
+                    (br_if $general (i32.ne (i32.load (local.get $f)) (local.get $h)))
+                    (br_if $general (i32.ne (i32.load offset=12 (local.get $f))
+                      (i32.or (i32.shl (local.get $v) (i32.const 2)) (i32.const 7))))
+                    (br_if $general (i32.ne (i32.load offset=20 (local.get $f)) (i32.const 1)))
+                    (br_if $general (i32.gt_u (local.get $v) (i32.const 16)))
+                    ;; The folded copy against the pattern's units: two 8-byte compares, masked to
+                    ;; the word's 2 to 16 bytes (both have 16 bytes of slack after them).
+                    (br_if $done (i64.ne
+                      (i64.or
+                        (i64.and
+                          (i64.xor (i64.load (i32.add (local.get $wordStart) (local.get $folded)))
+                            (i64.load (i32.load offset=8 (local.get $f))))
+                          (select (i64.const -1)
+                            (i64.shr_u (i64.const -1)
+                              (i64.extend_i32_u (i32.sub (i32.const 64) (i32.shl (local.get $v) (i32.const 3)))))
+                            (i32.ge_u (local.get $v) (i32.const 8))))
+                        (i64.and
+                          (i64.xor (i64.load offset=8 (i32.add (local.get $wordStart) (local.get $folded)))
+                            (i64.load offset=8 (i32.load offset=8 (local.get $f))))
+                          (select
+                            (i64.shr_u (i64.const -1)
+                              (i64.extend_i32_u (i32.sub (i32.const 128) (i32.shl (local.get $v) (i32.const 3)))))
+                            (i64.const 0)
+                            (i32.gt_u (local.get $v) (i32.const 8)))))
+                      (i64.const 0)))
+                    (local.set $v (i32.shl (i32.load offset=16 (local.get $f)) (i32.const 2)))
+                    (br_if $general (i32.ne (i32.load (i32.add (i32.load offset=76 (local.get $lex)) (local.get $v)))
+                      (global.get $generation)))
+                    (local.set $v (i32.add (i32.load offset=80 (local.get $lex)) (local.get $v)))
+                    (i32.store (local.get $v) (i32.add (i32.load (local.get $v)) (i32.const 1)))
+                    (br $done))
+                  (call $probe (i32.load (local.get $lex)) (i32.load offset=4 (local.get $lex))
+                    (local.get $h) (local.get $wordStart) (local.get $i)))))
             (local.set $prevStart (local.get $wordStart))
             (local.set $prevHash (local.get $h))
             ;; The usual case, a space (U+0020, when the fold table keeps it a space: `$space`)

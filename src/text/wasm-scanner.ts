@@ -110,8 +110,8 @@ export class WasmScanner {
   #top = RESULT_BYTES;
   /**
    * The text area (byte address) and its room in units (the sentinel included), followed by as
-   * much room again where the word loops write the folded letters (and 8 bytes of slack, for
-   * the 8-byte compares that verify a one-word entry).
+   * much room again where the word loops write the folded letters (and 16 bytes of slack, for
+   * the 16-byte compares that verify a one-word entry).
    */
   #textAt = 0;
   #textRoom = 0;
@@ -282,7 +282,7 @@ class BlockLayout {
     this.#patterns = take(count * 8);
     let units = 0;
     for (const pattern of lexicon.patterns) units += pattern.units.length;
-    this.#units = take(units * 2 + 8); // + slack: one-word entries are compared 8 bytes at a time
+    this.#units = take(units * 2 + 16); // + slack: one-word entries are compared 16 bytes at a time
     this.#stamps = take(count * 4);
     this.occurrences = take(count * 4);
     this.first = take(count * 4);
@@ -415,9 +415,9 @@ class BlockLayout {
   }
 }
 
-/** Bytes of a text area of `room` units: the text, the folded copy, 8 bytes of slack. */
+/** Bytes of a text area of `room` units: the text, the folded copy, 16 bytes of slack. */
 function textBytes(room: number): number {
-  return room * 4 + 8;
+  return room * 4 + 16;
 }
 
 function listBytes(counts: Int32Array): number {
