@@ -250,7 +250,8 @@
   ;; #tryAnywhere): a left-bounded one only where no word character comes before.
   (func $anywhere (param $f i32) (param $at i32)
     (local $lex i32) (local $table i32) (local $mask i32) (local $slot i32) (local $packed i32)
-    (local $list i32) (local $listEnd i32) (local $p i32)
+    (local $list i32) (local $listEnd i32) (local $p i32) (local $record i32) (local $meta i32)
+    (local $want i32) (local $next i32)
     (local.set $lex (global.get $lex))
     (local.set $table (i32.load offset=56 (local.get $lex)))
     (local.set $mask (i32.load offset=60 (local.get $lex)))
@@ -269,12 +270,27 @@
     (loop $next
       (local.set $list (i32.add (local.get $list) (i32.const 4)))
       (local.set $p (i32.load (local.get $list)))
+      (local.set $record (i32.add (i32.load offset=68 (local.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
+      (local.set $meta (i32.load offset=4 (local.get $record)))
       (block $skip
-        (br_if $skip
-          (i32.and
-            (i32.and (i32.load offset=4 (i32.add (i32.load offset=68 (local.get $lex))
-              (i32.shl (local.get $p) (i32.const 3)))) (i32.const 1))
-            (call $wordBefore (local.get $at))))
+        (if (i32.and (local.get $meta) (i32.const 1))
+          (then (br_if $skip (call $wordBefore (local.get $at)))))
+        ;; One unit, bounded on neither side (`=`): it is the unit at `at`.
+        (if (i32.eq (local.get $meta) (i32.const 8))
+          (then
+            (call $count (local.get $p) (local.get $at))
+            (br $skip)))
+        ;; Most tries end at the second unit: compared here with the next unit's folded form
+        ;; when both are plain units (not a separator, not a skipped unit; the unit after the
+        ;; text is the sentinel, which matches nothing), before the general match.
+        (if (i32.ge_u (local.get $meta) (i32.const 16))
+          (then
+            (local.set $want (i32.load16_u offset=2 (i32.load (local.get $record))))
+            (local.set $next
+              (i32.and (call $infoAt (i32.add (local.get $at) (i32.const 2))) (i32.const 0xffff)))
+            (br_if $skip
+              (i32.and (i32.and (i32.ne (local.get $want) (i32.const 0)) (i32.ne (local.get $next) (i32.const 0)))
+                (i32.ne (local.get $want) (local.get $next))))))
         (call $tryPattern (local.get $p) (local.get $at)))
       (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
 
