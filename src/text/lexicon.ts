@@ -8,6 +8,7 @@ import {
 } from './chars.js';
 import { type EntryTables, LexiconScan } from './lexicon-scan.js';
 import { type WasmBlock, type WasmScanner, wasmScanner } from './wasm-scanner.js';
+import { FNV_OFFSET, FNV_PRIME, hashUnits, pairHash } from './word-hash.js';
 
 // LexiconScan lives in its own file; importers of this module keep finding it here.
 export { LexiconScan };
@@ -74,8 +75,6 @@ const UNBOUNDED: number = UNBOUNDED_CLASS;
 
 // Pattern units: folded code units, and this marker for "one or more spaces or hyphens".
 const SEP = -1;
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
 /** Bits of the filter of prefix entries' first three letters (a word whose first three letters
  * are not in it cannot match a prefix entry of three or more letters). */
 const PREFIX_FILTER_BITS = 1 << 13;
@@ -84,8 +83,11 @@ interface Pattern {
   readonly units: Int32Array;
   readonly leftBounded: boolean;
   readonly rightBounded: boolean;
-  /** Whole units are letters of one word, bounded on both sides (`prove`, not `c++`, `optimi*`). */
-  readonly singleWord: boolean;
+  /**
+   * Letters of one word, left-bounded: a one-word entry (`prove`, not `c++`) or a prefix entry
+   * (`optimi*`), which the WebAssembly scanner verifies against its folded copy of the text.
+   */
+  readonly lettersOnly: boolean;
   readonly entries: number[];
 }
 
@@ -207,7 +209,7 @@ export class Lexicon {
           units,
           leftBounded: !leftOpen && firstClass === WORD,
           rightBounded: !rightOpen && lastClass === WORD,
-          singleWord: !leftOpen && !rightOpen && classes.every((cls) => cls === WORD),
+          lettersOnly: !leftOpen && classes.every((cls) => cls === WORD),
           entries: [entry.id],
         });
         if (!leftOpen && firstClass === WORD) {
@@ -657,17 +659,6 @@ function flatTables(entries: readonly LexiconEntry[], patterns: readonly Pattern
 /** Compiles a lexicon (see {@link Lexicon} for the matching rules). */
 export function compileLexicon(spec: LexiconSpec, options?: LexiconOptions): Lexicon {
   return new Lexicon(spec, options);
-}
-
-function hashUnits(units: Int32Array, length: number): number {
-  let hash = FNV_OFFSET;
-  for (let i = 0; i < length; i++) hash = Math.imul(hash ^ units[i]!, FNV_PRIME);
-  return hash;
-}
-
-/** The key of a pair of consecutive words. */
-function pairHash(first: number, second: number): number {
-  return Math.imul(first ^ (second >>> 16), 0x2c1b3c6d) ^ second;
 }
 
 /**

@@ -7,7 +7,7 @@
 ;; 16 bits; 0: skipped), its class (bits 16-17: 0 other, 1 word, 2 unbounded, 3 space) and, in
 ;; bit 31, whether it is a word character outside ASCII.
 ;;
-;; Words are hashed as they are read (FNV-1a over folded units, as hashUnits in lexicon.ts). At
+;; Words are hashed as they are read (FNV-1a over folded units, as hashUnits in word-hash.ts). At
 ;; the end of a word the module looks up the pair (previous word, this word) and the word alone in
 ;; the lexicon's hash tables, behind one-bit-per-hash filters that rule out most words with one
 ;; load. Prefix entries (`optimi*`): while a word is read, each letter's hash is tested against a
@@ -38,15 +38,17 @@
   ;; Lexicon block (at `lex`, built by wasm-scanner.ts), i32 fields:
   ;;  0 exact table   4 its mask    8 pair table   12 its mask   16 prefix table   20 its mask
   ;; 24 prefix lengths (bit n: a prefix entry of n letters, n < 32)
-  ;; 28 prefix byte filter (65,536 bytes, 1 where a prefix entry's hash falls, at hash >>> 16: a
-  ;;    constant shift and no mask, one instruction and one register less per letter)  32 (unused)
+  ;; 28 prefix byte filter (65,536 bytes, at hash >>> 16: a constant shift and no mask, one
+  ;;    instruction and one register less per letter): bit 0 where a prefix entry's hash falls,
+  ;;    bit 1 where the hash of the first three letters of an entry longer than that falls
+  ;;    32 (unused)
   ;; 36 exact filter (bits)  40 its shift   44 pair filter (bits)  48 its shift
   ;; 52 anywhere bit set (65536 bits, by folded unit; 0 when none)
   ;; 56 anywhere table    60 its mask
   ;; 64 flags: 1 anywhere entries, 2 anywhere entries that start with a letter (`*stem`),
   ;;           4 prefix entries
   ;; 68 patterns (8 bytes each: units address, and unit count << 3 | 1 left-bounded
-  ;;    | 2 right-bounded | 4 one word: letters only, bounded on both sides)
+  ;;    | 2 right-bounded | 4 letters only, left-bounded: a one-word entry, or a prefix entry)
   ;; 72 (unused)   76 stamps   80 occurrences   84 first positions
   ;; 88 hits (pattern ids)   92 generation   96 pattern count
   ;; A slot of the exact, pair and prefix tables is 32 bytes: key (a hash), the address of its
@@ -65,6 +67,8 @@
   (global $hitCount (mut i32) (i32.const 0))
   ;; Bytes from a text unit to its folded copy (see $probe).
   (global $folded (mut i32) (i32.const 0))
+  ;; 0x20 when the info table makes U+0020 a space (not a line feed), else -1 (see the word's end).
+  (global $space (mut i32) (i32.const 0))
 
   ;; The info of the unit at byte address `at`.
   (func $infoAt (param $at i32) (result i32)
@@ -154,16 +158,13 @@
       (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x2d))
       (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))))
 
-;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
-  ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
-  ;; verified against the folded copy of its letters (an 8-byte compare for most words); other
-  ;; patterns, and words with skipped units (longer than their letters), the general way.
-;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
-  ;; the word at `at` ends (0: not a one-word lookup): a one-word pattern as long as the word is
-  ;; verified against the folded copy of its letters (an 8-byte compare for most words), and a
-  ;; repeated hit counted inline; other patterns, and words with skipped units (longer than their
-  ;; letters), the general way. A slot (32 bytes) holds its key, its pattern list, the first
-  ;; pattern's record and id, and the number of patterns.
+  ;; Looks key `h` up in the table at [table, mask] and tries its patterns at `at`. `end` is where
+  ;; the letters looked up at `at` end, with no skipped unit among them (0: unknown, or not a
+  ;; lookup of letters): a letters-only pattern (a one-word entry, or a prefix entry) of that
+  ;; length is verified against their folded copy (an 8-byte compare for most words), and a
+  ;; repeated hit counted inline; other patterns, and letters with skipped units among them, the
+  ;; general way. A slot (32 bytes) holds its key, its pattern list, the first pattern's record
+  ;; and id, and the number of patterns.
   (func $probe (param $table i32) (param $mask i32) (param $h i32) (param $at i32) (param $end i32)
     (local $slot i32) (local $list i32) (local $left i32) (local $p i32) (local $meta i32)
     (local $a i32) (local $b i32) (local $n i32) (local $record i32)
@@ -249,7 +250,8 @@
   ;; #tryAnywhere): a left-bounded one only where no word character comes before.
   (func $anywhere (param $f i32) (param $at i32)
     (local $lex i32) (local $table i32) (local $mask i32) (local $slot i32) (local $packed i32)
-    (local $list i32) (local $listEnd i32) (local $p i32)
+    (local $list i32) (local $listEnd i32) (local $p i32) (local $record i32) (local $meta i32)
+    (local $want i32) (local $next i32)
     (local.set $lex (global.get $lex))
     (local.set $table (i32.load offset=56 (local.get $lex)))
     (local.set $mask (i32.load offset=60 (local.get $lex)))
@@ -268,37 +270,52 @@
     (loop $next
       (local.set $list (i32.add (local.get $list) (i32.const 4)))
       (local.set $p (i32.load (local.get $list)))
+      (local.set $record (i32.add (i32.load offset=68 (local.get $lex)) (i32.shl (local.get $p) (i32.const 3))))
+      (local.set $meta (i32.load offset=4 (local.get $record)))
       (block $skip
-        (br_if $skip
-          (i32.and
-            (i32.and (i32.load offset=4 (i32.add (i32.load offset=68 (local.get $lex))
-              (i32.shl (local.get $p) (i32.const 3)))) (i32.const 1))
-            (call $wordBefore (local.get $at))))
+        (if (i32.and (local.get $meta) (i32.const 1))
+          (then (br_if $skip (call $wordBefore (local.get $at)))))
+        ;; One unit, bounded on neither side (`=`): it is the unit at `at`.
+        (if (i32.eq (local.get $meta) (i32.const 8))
+          (then
+            (call $count (local.get $p) (local.get $at))
+            (br $skip)))
+        ;; Most tries end at the second unit: compared here with the next unit's folded form
+        ;; when both are plain units (not a separator, not a skipped unit; the unit after the
+        ;; text is the sentinel, which matches nothing), before the general match.
+        (if (i32.ge_u (local.get $meta) (i32.const 16))
+          (then
+            (local.set $want (i32.load16_u offset=2 (i32.load (local.get $record))))
+            (local.set $next
+              (i32.and (call $infoAt (i32.add (local.get $at) (i32.const 2))) (i32.const 0xffff)))
+            (br_if $skip
+              (i32.and (i32.and (i32.ne (local.get $want) (i32.const 0)) (i32.ne (local.get $next) (i32.const 0)))
+                (i32.ne (local.get $want) (local.get $next))))))
         (call $tryPattern (local.get $p) (local.get $at)))
       (br_if $next (i32.lt_u (local.get $list) (local.get $listEnd)))))
 
-  ;; Reads the word at `at` again, in order: at each length n < 32 that some prefix entry has and
-  ;; whose hash passes the prefix filter, probes the prefix table; at each letter that starts an
+  ;; Reads the word in [at, end) again, in order, from the folded copy the word loop wrote (0 where
+  ;; a unit is skipped): at each length n < 32 that some prefix entry has and whose hash passes
+  ;; the prefix filter, probes the prefix table (with the end of the n letters when no unit was
+  ;; skipped before them, so that $probe compares the folded copy); at each letter that starts an
   ;; `anywhere` entry (`*stem` lexicons), checks those. Called only when the word loop's filters
   ;; say one of them may match.
-  (func $rewalk (param $at i32)
-    (local $lex i32) (local $i i32) (local $v i32) (local $h i32) (local $n i32) (local $flags i32)
-    (local $lengths i32) (local $filter i32)
+  (func $rewalk (param $at i32) (param $end i32)
+    (local $lex i32) (local $j i32) (local $f i32) (local $h i32) (local $n i32) (local $flags i32)
+    (local $lengths i32) (local $filter i32) (local $folded i32)
     (local.set $lex (global.get $lex))
     (local.set $flags (i32.load offset=64 (local.get $lex)))
     (local.set $lengths (i32.load offset=24 (local.get $lex)))
     (local.set $filter (i32.load offset=28 (local.get $lex)))
+    (local.set $folded (global.get $folded))
     (local.set $h (i32.const 0x811c9dc5))
-    (local.set $i (local.get $at))
+    (local.set $j (local.get $at))
     (loop $letter
-      (local.set $v (i32.load (i32.add (global.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-      (if (i32.eqz (local.get $v))
-        (then
-          (local.set $i (i32.add (local.get $i) (i32.const 2)))
-          (br $letter)))
-      (if (i32.ne (i32.and (local.get $v) (i32.const 0x30000)) (i32.const 0x10000)) (then (return)))
-      (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
-        (i32.const 0x01000193)))
+      (if (i32.ge_u (local.get $j) (local.get $end)) (then (return)))
+      (local.set $f (i32.load16_u (i32.add (local.get $j) (local.get $folded))))
+      (local.set $j (i32.add (local.get $j) (i32.const 2)))
+      (br_if $letter (i32.eqz (local.get $f)))
+      (local.set $h (i32.mul (i32.xor (local.get $h) (local.get $f)) (i32.const 0x01000193)))
       (local.set $n (i32.add (local.get $n) (i32.const 1)))
       (if (i32.and
             (i32.and (i32.lt_u (local.get $n) (i32.const 32))
@@ -306,12 +323,13 @@
             (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16)))))
         (then
           (call $probe (i32.load offset=16 (local.get $lex)) (i32.load offset=20 (local.get $lex))
-            (local.get $h) (local.get $at) (i32.const 0))))
+            (local.get $h) (local.get $at)
+            (select (local.get $j) (i32.const 0)
+              (i32.eq (i32.sub (local.get $j) (local.get $at)) (i32.shl (local.get $n) (i32.const 1)))))))
       (if (i32.and (local.get $flags) (i32.const 2))
         (then
-          (if (call $startsAnywhere (i32.and (local.get $v) (i32.const 0xffff)))
-            (then (call $anywhere (i32.and (local.get $v) (i32.const 0xffff)) (local.get $i))))))
-      (local.set $i (i32.add (local.get $i) (i32.const 2)))
+          (if (call $startsAnywhere (local.get $f))
+            (then (call $anywhere (local.get $f) (i32.sub (local.get $j) (i32.const 2)))))))
       (br $letter)))
 
   ;; Adds to the result the word characters outside ASCII (bit 31 of their info) in [at, end):
@@ -376,6 +394,9 @@
     (global.set $textEnd (local.get $end))
     (global.set $base (local.get $base))
     (global.set $folded (local.get $folded))
+    (global.set $space
+      (select (i32.const 0x20) (i32.const -1)
+        (i32.eq (i32.and (i32.load offset=128 (local.get $info)) (i32.const 0x3ffff)) (i32.const 0x30020))))
     (global.set $hitCount (i32.const 0))
     (memory.fill (i32.const 0) (i32.const 0) (i32.const 36))
     ;; A new generation of stamps; when the counter wraps, clear them all.
@@ -386,7 +407,9 @@
           (i32.shl (i32.load offset=96 (local.get $lex)) (i32.const 2)))
         (global.set $generation (i32.const 1))))
     (i32.store offset=92 (local.get $lex) (global.get $generation))
-    ;; Which word loop: 0 plain, 1 with the prefix filter, 2 with `*stem` entries as well.
+    ;; Which word loop: 0 plain, 1 with the prefix filter (for a word's first three letters, and
+    ;; for the rest when they start some longer prefix entry: plain otherwise), 2 with `*stem`
+    ;; entries as well.
     (local.set $mode
       (select (i32.const 2)
         (i32.ne (i32.and (i32.load offset=64 (local.get $lex)) (i32.const 4)) (i32.const 0))
@@ -415,23 +438,8 @@
             ;; its info), then the next unit. Skipped units are looked through, out of the hot
             ;; path; any other unit ends the word (the sentinel ends the text's last word).
             (block $wordEnd
-              (if (i32.eqz (local.get $mode))
-                (then
-                  (loop $plain
-                    (local.set $any (i32.or (local.get $any) (local.get $v)))
-                    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
-                      (i32.const 0x01000193)))
-                    (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
-                    (local.set $i (i32.add (local.get $i) (i32.const 2)))
-                    (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-                    (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
-                    (br_if $wordEnd (local.get $v))
-                    (loop $skip
-                      (local.set $i (i32.add (local.get $i) (i32.const 2)))
-                      (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-                      (br_if $skip (i32.eqz (local.get $v))))
-                    (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
-                    (br $wordEnd))))
+              (block $toPlain
+              (br_if $toPlain (i32.eqz (local.get $mode)))
               (if (i32.eq (local.get $mode) (i32.const 1))
                 (then
                   ;; The first letter out of the loop: it needs the filter only in lexicons with
@@ -450,10 +458,49 @@
                     (then
                       (br_if $wordEnd (local.get $v))
                       (loop $skip
+                        (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                         (local.set $i (i32.add (local.get $i) (i32.const 2)))
                         (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                         (br_if $skip (i32.eqz (local.get $v))))
                       (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                  ;; The second and third letters out of the loop as well. After the third, only a word
+                  ;; whose first three letters start some prefix entry of four letters or more (bit 1
+                  ;; of the filter byte of their hash) needs the filter: the others take the plain loop.
+                  (local.set $any (i32.or (local.get $any) (local.get $v)))
+                  (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                    (i32.const 0x01000193)))
+                  (local.set $mask (i32.or (local.get $mask)
+                    (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16))))))
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (if (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (then
+                      (br_if $wordEnd (local.get $v))
+                      (loop $skip
+                        (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
+                        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                        (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                        (br_if $skip (i32.eqz (local.get $v))))
+                      (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                  (local.set $any (i32.or (local.get $any) (local.get $v)))
+                  (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                    (i32.const 0x01000193)))
+                  (local.set $f (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $h) (i32.const 16)))))
+                  (local.set $mask (i32.or (local.get $mask) (local.get $f)))
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (if (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000)))
+                    (then
+                      (br_if $wordEnd (local.get $v))
+                      (loop $skip
+                        (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
+                        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                        (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                        (br_if $skip (i32.eqz (local.get $v))))
+                      (br_if $wordEnd (i32.eqz (i32.and (local.get $v) (i32.const 0x40000000))))))
+                  (br_if $toPlain (i32.eqz (i32.and (local.get $f) (i32.const 2))))
                   ;; Unrolled twice: V8 checks the stack once per loop iteration.
                   (loop $prefixed
                     (local.set $any (i32.or (local.get $any) (local.get $v)))
@@ -468,6 +515,7 @@
                       (then
                         (br_if $wordEnd (local.get $v))
                         (loop $skip
+                          (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                           (local.set $i (i32.add (local.get $i) (i32.const 2)))
                           (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                           (br_if $skip (i32.eqz (local.get $v))))
@@ -483,6 +531,7 @@
                     (br_if $prefixed (i32.and (local.get $v) (i32.const 0x40000000)))
                     (br_if $wordEnd (local.get $v))
                     (loop $skip
+                      (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                       (local.set $i (i32.add (local.get $i) (i32.const 2)))
                       (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                       (br_if $skip (i32.eqz (local.get $v))))
@@ -502,19 +551,39 @@
                 (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))
                 (br_if $wordEnd (local.get $v))
                 (loop $skip
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
                   (local.set $i (i32.add (local.get $i) (i32.const 2)))
                   (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
                   (br_if $skip (i32.eqz (local.get $v))))
-                (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000)))))
+                (br_if $stems (i32.and (local.get $v) (i32.const 0x40000000))))
+              (br $wordEnd))
+              ;; Lexicons without prefix entries, and words past their third letter whose first
+              ;; three letters start no prefix entry.
+              (loop $plain
+                (local.set $any (i32.or (local.get $any) (local.get $v)))
+                (local.set $h (i32.mul (i32.xor (local.get $h) (i32.and (local.get $v) (i32.const 0xffff)))
+                  (i32.const 0x01000193)))
+                (i32.store16 (i32.add (local.get $i) (local.get $folded)) (local.get $v))
+                (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
+                (br_if $wordEnd (local.get $v))
+                (loop $skip
+                  (i32.store16 (i32.add (local.get $i) (local.get $folded)) (i32.const 0))
+                  (local.set $i (i32.add (local.get $i) (i32.const 2)))
+                  (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
+                  (br_if $skip (i32.eqz (local.get $v))))
+                (br_if $plain (i32.and (local.get $v) (i32.const 0x40000000)))
+                (br $wordEnd)))
             ;; The word ended before unit `i`, which the outer loop takes next.
-            (if (local.get $mask) (then (call $rewalk (local.get $wordStart))))
+            (if (i32.and (local.get $mask) (i32.const 1)) (then (call $rewalk (local.get $wordStart) (local.get $i))))
             (if (i32.lt_s (local.get $any) (i32.const 0))
               (then (call $countNonAscii (local.get $wordStart) (local.get $i))))
             ;; The lookups behind their filters (most words are in neither): the pair with the
             ;; previous word first, as a two-word phrase starts before a one-word entry.
             (if (i32.ge_s (local.get $prevStart) (i32.const 0))
               (then
-                ;; pairHash in lexicon.ts.
+                ;; pairHash in word-hash.ts.
                 (local.set $f
                   (i32.xor
                     (i32.mul (i32.xor (local.get $prevHash) (i32.shr_u (local.get $h) (i32.const 16)))
@@ -532,18 +601,58 @@
                   (i32.load8_u (i32.add (i32.load offset=36 (local.get $lex)) (i32.shr_u (local.get $v) (i32.const 3))))
                   (i32.shl (i32.const 1) (i32.and (local.get $v) (i32.const 7))))
               (then
-                (call $probe (i32.load (local.get $lex)) (i32.load offset=4 (local.get $lex))
-                  (local.get $h) (local.get $wordStart) (local.get $i))))
+                ;; The usual hit is counted here, without a call: the word's first slot holds its
+                ;; key and one pattern, letters only and as long as the word (meta: length << 3 |
+                ;; 7), of at most 8 letters, already seen in this scan. Anything else: $probe.
+                (local.set $f (i32.add (i32.load (local.get $lex))
+                  (i32.shl (i32.and (local.get $h) (i32.load offset=4 (local.get $lex))) (i32.const 5))))
+                (local.set $v (i32.sub (local.get $i) (local.get $wordStart)))
+                (block $done
+                  (block $general
+                    (br_if $general (i32.ne (i32.load (local.get $f)) (local.get $h)))
+                    (br_if $general (i32.ne (i32.load offset=12 (local.get $f))
+                      (i32.or (i32.shl (local.get $v) (i32.const 2)) (i32.const 7))))
+                    (br_if $general (i32.ne (i32.load offset=20 (local.get $f)) (i32.const 1)))
+                    (br_if $general (i32.gt_u (local.get $v) (i32.const 16)))
+                    ;; The folded copy against the pattern's units: two 8-byte compares, masked to
+                    ;; the word's 2 to 16 bytes (both have 16 bytes of slack after them).
+                    (br_if $done (i64.ne
+                      (i64.or
+                        (i64.and
+                          (i64.xor (i64.load (i32.add (local.get $wordStart) (local.get $folded)))
+                            (i64.load (i32.load offset=8 (local.get $f))))
+                          (select (i64.const -1)
+                            (i64.shr_u (i64.const -1)
+                              (i64.extend_i32_u (i32.sub (i32.const 64) (i32.shl (local.get $v) (i32.const 3)))))
+                            (i32.ge_u (local.get $v) (i32.const 8))))
+                        (i64.and
+                          (i64.xor (i64.load offset=8 (i32.add (local.get $wordStart) (local.get $folded)))
+                            (i64.load offset=8 (i32.load offset=8 (local.get $f))))
+                          (select
+                            (i64.shr_u (i64.const -1)
+                              (i64.extend_i32_u (i32.sub (i32.const 128) (i32.shl (local.get $v) (i32.const 3)))))
+                            (i64.const 0)
+                            (i32.gt_u (local.get $v) (i32.const 8)))))
+                      (i64.const 0)))
+                    (local.set $v (i32.shl (i32.load offset=16 (local.get $f)) (i32.const 2)))
+                    (br_if $general (i32.ne (i32.load (i32.add (i32.load offset=76 (local.get $lex)) (local.get $v)))
+                      (global.get $generation)))
+                    (local.set $v (i32.add (i32.load offset=80 (local.get $lex)) (local.get $v)))
+                    (i32.store (local.get $v) (i32.add (i32.load (local.get $v)) (i32.const 1)))
+                    (br $done))
+                  (call $probe (i32.load (local.get $lex)) (i32.load offset=4 (local.get $lex))
+                    (local.get $h) (local.get $wordStart) (local.get $i)))))
             (local.set $prevStart (local.get $wordStart))
             (local.set $prevHash (local.get $h))
-            ;; The usual case, a space and the next word, without a turn of the outer loop (a
-            ;; space only keeps the previous word for a pair; the sentinel is not a space).
-            (local.set $v (i32.load (i32.add (local.get $info) (i32.shl (i32.load16_u (local.get $i)) (i32.const 2)))))
-            (if (i32.and (i32.eq (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 3))
-                  (i32.ne (i32.and (local.get $v) (i32.const 0xffff)) (i32.const 0x0a)))
+            ;; The usual case, a space (U+0020, when the fold table keeps it a space: `$space`)
+            ;; and the next word, read together, without a turn of the outer loop (a space only
+            ;; keeps the previous word for a pair; the sentinel is not a space, and the unit after
+            ;; it is readable: the folded copy follows the text).
+            (local.set $v (i32.load (local.get $i)))
+            (if (i32.eq (i32.and (local.get $v) (i32.const 0xffff)) (global.get $space))
               (then
                 (local.set $v (i32.load (i32.add (local.get $info)
-                  (i32.shl (i32.load16_u offset=2 (local.get $i)) (i32.const 2)))))
+                  (i32.shl (i32.shr_u (local.get $v) (i32.const 16)) (i32.const 2)))))
                 (if (i32.and (local.get $v) (i32.const 0x40000000))
                   (then
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))

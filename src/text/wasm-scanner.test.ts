@@ -96,13 +96,15 @@ describe('the WebAssembly scanner', () => {
   });
 
   // Words of every length around 8 and 16 units (where a loop that takes letters in blocks would
-  // turn), ASCII letters mixed with non-ASCII ones, digits and skipped units inside a word, and a
+  // turn) and of one to four letters (where the prefix loop starts), ASCII letters mixed with non-ASCII ones, digits and skipped units inside a word, and a
   // word that ends the text, in each kind of word loop: entries of those lengths must be found
   // (and only those), whole or by prefix.
   const LONG_WORDS: LexiconSpec = {
     words: ['abcdefgh', 'abcdefghijklmnop', 'abcdefghi', 'abcdefg', 'straße', 'résumé', 'abcdéfgh'],
     phrases: ['abcdefgh abcdefghijklmnop', 'abcdefghijklmnopq x'],
-    stems: ['abcdefghijklmnopqr*', 'abcdefgh*', 'straß*'],
+    // Prefix entries of one to four letters too: after a word's third letter, the prefix loop
+    // carries on only when some entry longer than three letters starts with those three.
+    stems: ['abcdefghijklmnopqr*', 'abcdefgh*', 'straß*', 'abc*', 'abd*', 'abcf*', 'bé*', 'q*'],
   };
   const letters = fc.constantFrom(
     ...'abcdefghijklmnopqrsABCDEFGHIJKLMNOPQRSTUVWXYZéßÉü1\u00ad\u200b',

@@ -1,5 +1,6 @@
 import type { FoldTable } from './chars.js';
 import { SCAN_WASM_BASE64 } from './scan-wasm.js';
+import { hashUnits } from './word-hash.js';
 
 /**
  * The WebAssembly side of `Lexicon.scan` (the module is `scan.wat`): one instance per thread,
@@ -9,7 +10,7 @@ import { SCAN_WASM_BASE64 } from './scan-wasm.js';
  * free list when their lexicon or fold table is garbage-collected.
  *
  * A scan copies the text into the module (`Buffer.write` with `utf16le`, a memory copy; a plain
- * loop for short texts, where the call costs more than the copy), runs the whole scan there —
+ * loop for texts under ~50 units, where the call costs more than the copy), runs the whole scan there —
  * matching, verification and counting — and the lexicon reads the distinct hits at the end. The
  * text area grows to the longest text scanned (2 bytes per UTF-16 unit) and is kept for reuse.
  * When WebAssembly is unavailable (e.g. `node --jitless`), `wasmScanner()` returns `undefined`
@@ -36,8 +37,8 @@ export interface WasmLexicon {
     readonly units: Int32Array;
     readonly leftBounded: boolean;
     readonly rightBounded: boolean;
-    /** All letters of one word, bounded on both sides: verified against the folded copy. */
-    readonly singleWord: boolean;
+    /** Letters of one word, left-bounded (`prove`, `optimi*`): verified against the folded copy. */
+    readonly lettersOnly: boolean;
   }[];
   /** Hash tables from a word (pair, prefix) hash to the patterns to verify there. */
   readonly exact: WasmTable;
@@ -70,10 +71,10 @@ export interface WasmBlock {
 }
 
 /**
- * Texts up to this many units are copied with a loop, longer ones with `Buffer.write` (which
- * costs ~80 ns whatever the length: measured).
+ * Texts up to this many units are copied with a loop (~2 ns a unit), longer ones with
+ * `Buffer.write` (~90 ns whatever the length): measured, the loop wins below ~50 units.
  */
-const LOOP_COPY_UNITS = 16;
+const LOOP_COPY_UNITS = 48;
 const RESULT_BYTES = 64;
 const PAGE = 65_536;
 const HEADER_BYTES = 128;
@@ -109,8 +110,8 @@ export class WasmScanner {
   #top = RESULT_BYTES;
   /**
    * The text area (byte address) and its room in units (the sentinel included), followed by as
-   * much room again where the word loops write the folded letters (and 8 bytes of slack, for
-   * the 8-byte compares that verify a one-word entry).
+   * much room again where the word loops write the folded letters (and 16 bytes of slack, for
+   * the 16-byte compares that verify a one-word entry).
    */
   #textAt = 0;
   #textRoom = 0;
@@ -158,9 +159,7 @@ export class WasmScanner {
     if (count + 1 > this.#textRoom) this.#growText(count + 1);
     const at = this.#textAt;
     if (count <= LOOP_COPY_UNITS) {
-      const u16 = this.#u16;
-      const offset = (at >> 1) - start;
-      for (let i = start; i < end; i++) u16[offset + i] = text.charCodeAt(i);
+      copyUnits(this.#u16, at >> 1, text, start, count);
     } else {
       // Buffer.write copies the string's code units as they are (lone surrogates included).
       const part = start === 0 && end === text.length ? text : text.slice(start, end);
@@ -281,7 +280,7 @@ class BlockLayout {
     this.#patterns = take(count * 8);
     let units = 0;
     for (const pattern of lexicon.patterns) units += pattern.units.length;
-    this.#units = take(units * 2 + 8); // + slack: one-word entries are compared 8 bytes at a time
+    this.#units = take(units * 2 + 16); // + slack: one-word entries are compared 16 bytes at a time
     this.#stamps = take(count * 4);
     this.occurrences = take(count * 4);
     this.first = take(count * 4);
@@ -366,7 +365,7 @@ class BlockLayout {
         (pattern.units.length << 3) |
         (pattern.leftBounded ? 1 : 0) |
         (pattern.rightBounded ? 2 : 0) |
-        (pattern.singleWord ? 4 : 0);
+        (pattern.lettersOnly ? 4 : 0);
       for (const unit of pattern.units) {
         u16[units >> 1] = unit === -1 ? 0 : unit; // a separator (-1 in lexicon.ts) is 0 here
         units += 2;
@@ -395,18 +394,36 @@ class BlockLayout {
     i32[header + 24] = lexicon.patterns.length;
   }
 
-  /** Sets the prefix filter's byte of each prefix pattern's hash (at `hash >>> 16`). */
+  /**
+   * Marks the prefix filter (indexed by `hash >>> 16`): bit 0 at the hash of each prefix pattern,
+   * bit 1 at the hash of the first three letters of each pattern of four letters or more (a word
+   * whose first three letters miss it needs no filter after them: see scan.wat).
+   */
   #markPrefixes(u8: Uint8Array, at: number): void {
-    const table = this.#lexicon.prefix;
+    const { prefix: table, patterns } = this.#lexicon;
     for (let slot = 0; slot < table.hashes.length; slot++) {
-      if (table.counts[slot] !== 0) u8[at + (table.hashes[slot]! >>> 16)] = 1;
+      const count = table.counts[slot]!;
+      if (count === 0) continue;
+      u8[at + (table.hashes[slot]! >>> 16)]! |= 1;
+      for (let k = 0; k < count; k++) {
+        const units = patterns[table.patterns[table.starts[slot]! + k]!]!.units;
+        if (units.length > 3) u8[at + (hashUnits(units, 3) >>> 16)]! |= 2;
+      }
     }
   }
 }
 
-/** Bytes of a text area of `room` units: the text, the folded copy, 8 bytes of slack. */
+/**
+ * Copies `count` code units of `text` from `from` to `u16[to]`. A function of its own: the same
+ * loop inside `WasmScanner.scan` compiled to a generic store (~8 ns a unit against ~2: measured).
+ */
+function copyUnits(u16: Uint16Array, to: number, text: string, from: number, count: number): void {
+  for (let k = 0; k < count; k++) u16[to + k] = text.charCodeAt(from + k);
+}
+
+/** Bytes of a text area of `room` units: the text, the folded copy, 16 bytes of slack. */
 function textBytes(room: number): number {
-  return room * 4 + 8;
+  return room * 4 + 16;
 }
 
 function listBytes(counts: Int32Array): number {
