@@ -95,8 +95,10 @@ function isEscaped(raw: Buffer, at: number): boolean {
 function isModelKey(raw: Buffer, start: number, end: number): boolean {
   if (end - start === MODEL_KEY.length) return raw.compare(MODEL_KEY, 0, 7, start, end) === 0;
   // Longer keys may still spell `model` with escapes (`"mod\u0065l"`): decode those.
-  const escape = raw.indexOf(BACKSLASH, start);
-  return escape >= 0 && escape < end && JSON.parse(raw.toString('utf8', start, end)) === 'model';
+  const backslash = raw.indexOf(BACKSLASH, start);
+  return (
+    backslash >= 0 && backslash < end && JSON.parse(raw.toString('utf8', start, end)) === 'model'
+  );
 }
 
 function isSpace(byte: number | undefined): boolean {
