@@ -82,7 +82,7 @@ export function attempt(
   exchange: Exchange,
   upstream: Upstream,
   target: Target,
-  body: string | Buffer,
+  body: Buffer,
   headers: OutgoingHttpHeaders,
 ): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
