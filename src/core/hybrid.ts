@@ -171,9 +171,13 @@ export class Hybrid<I, T> {
 
   /** True when the local verdict clears the confidence (and margin) thresholds. */
   isConfident(local: LocalVerdict<T>): boolean {
+    return this.#confident(local.confidence, local.margin);
+  }
+
+  #confident(confidence: number, margin: number | undefined): boolean {
     const { minConfidence, minMargin } = this.policy;
-    if (!(local.confidence >= minConfidence)) return false;
-    return minMargin === undefined || local.margin === undefined || local.margin >= minMargin;
+    if (!(confidence >= minConfidence)) return false;
+    return minMargin === undefined || margin === undefined || margin >= minMargin;
   }
 
   /** Runs the local classifier and, when it is unsure, the LLM or the fallback. */
@@ -189,19 +193,37 @@ export class Hybrid<I, T> {
    * same counters as {@link decide}.
    */
   decideLocally(input: I, local: LocalVerdict<T>): HybridDecision<T> | undefined {
-    const confident = this.isConfident(local);
-    if (!confident && this.policy.llm) return undefined;
-    const stats = this.#stats;
-    stats.decisions++;
-    if (!confident && this.policy.withoutLlm === 'fallback') {
+    const source = this.settleLocally(local.confidence, local.margin);
+    if (source === undefined) return undefined;
+    if (source === 'fallback') {
       return this.#fallback(input, local, { input, local, cause: 'no_llm' }, 0);
     }
-    stats.local++;
+    const confident = this.isConfident(local);
     const confidence = clampConfidence(local.confidence);
     const reason = confident
       ? (local.reason ?? `local confidence ${fmt(confidence)}`)
       : `${local.reason ?? 'local verdict'} (confidence ${fmt(confidence)}; no LLM configured)`;
     return decision(local.value, 'local', confidence, local, undefined, undefined, 0, reason);
+  }
+
+  /**
+   * Where the decision on a local verdict of this confidence (and margin) comes from when it
+   * needs no I/O, counted as {@link decideLocally} counts it: `local` (confident, or unsure with
+   * `withoutLlm: 'local'`), `fallback` (unsure, no LLM, `withoutLlm: 'fallback'`: the policy's
+   * fallback decides the value), or `undefined` when the LLM must be asked. For a hot path that
+   * builds its own decision object; {@link decideLocally} is this and the decision.
+   */
+  settleLocally(confidence: number, margin?: number): 'local' | 'fallback' | undefined {
+    const confident = this.#confident(confidence, margin);
+    if (!confident && this.policy.llm) return undefined;
+    const stats = this.#stats;
+    stats.decisions++;
+    if (!confident && this.policy.withoutLlm === 'fallback') {
+      stats.fallbacks++;
+      return 'fallback';
+    }
+    stats.local++;
+    return 'local';
   }
 
   /** Like {@link decide}, for a caller that already has the local verdict. */
@@ -239,6 +261,7 @@ export class Hybrid<I, T> {
       const timedOut = error instanceof DecisionTimeoutError;
       if (timedOut) stats.llmTimeouts++;
       else stats.llmErrors++;
+      stats.fallbacks++;
       return this.#fallback(
         input,
         local,
@@ -282,6 +305,7 @@ export class Hybrid<I, T> {
       llmConfidence < llmMinConfidence
     ) {
       stats.llmUnsure++;
+      stats.fallbacks++;
       return this.#fallback(
         input,
         local,
@@ -315,7 +339,6 @@ export class Hybrid<I, T> {
     llmMs: number,
     llmConfidence?: number,
   ): HybridDecision<T> {
-    this.#stats.fallbacks++;
     const chosen = this.policy.fallback(context);
     const reason = chosen.reason ?? fallbackReason(local, context, llmConfidence);
     return decision(

@@ -38,7 +38,12 @@ export class LexiconScan {
   #hitOccurrences = new Int32Array(16);
   #hitFirst = new Int32Array(16);
   #hitCount = 0;
-  readonly #tables: EntryTables;
+  // The lexicon's entry tables, each in a field of its own: read through the tables object, they
+  // were megamorphic loads (its literal's map changes while lexicons are being built).
+  readonly #entryCategory: Int32Array;
+  readonly #entryWeight: Float64Array;
+  readonly #patternStart: Int32Array;
+  readonly #patternEntries: Int32Array;
   readonly #distinct: Int32Array;
   readonly #occurrences: Int32Array;
   readonly #weights: Float64Array;
@@ -48,7 +53,11 @@ export class LexiconScan {
 
   constructor(lexicon: Lexicon) {
     this.lexicon = lexicon;
-    this.#tables = lexicon.entryTables;
+    const tables = lexicon.entryTables;
+    this.#entryCategory = tables.category;
+    this.#entryWeight = tables.weight;
+    this.#patternStart = tables.patternStart;
+    this.#patternEntries = tables.patternEntries;
     const categories = lexicon.categories.length;
     this.#distinct = new Int32Array(categories);
     this.#occurrences = new Int32Array(categories);
@@ -102,28 +111,52 @@ export class LexiconScan {
     stats.questionMarks = i32[R_QUESTIONS]!;
     stats.numberedLines = i32[R_NUMBERED]!;
     stats.bulletLines = i32[R_BULLETS]!;
-    const { patternStart, patternEntries } = this.#tables;
-    const hits = block.hits;
+    const patternStart = this.#patternStart;
+    const patternEntries = this.#patternEntries;
+    const categoryOf = this.#entryCategory;
+    const weightOf = this.#entryWeight;
+    const distinct = this.#distinct;
+    const touched = this.#touched;
+    const categoryOccurrences = this.#occurrences;
+    const categoryWeights = this.#weights;
+    const hitsAt = block.hits;
+    const occurrencesAt = block.occurrences;
+    const firstAt = block.first;
+    let count = 0;
+    let touchedCount = 0;
     for (let k = 0; k < patternHits; k++) {
-      const pattern = i32[hits + k]!;
-      const occurrences = i32[block.occurrences + pattern]!;
-      const first = i32[block.first + pattern]!;
-      for (let e = patternStart[pattern]!; e < patternStart[pattern + 1]!; e++) {
+      const pattern = i32[hitsAt + k]!;
+      const occurrences = i32[occurrencesAt + pattern]!;
+      const first = i32[firstAt + pattern]!;
+      const end = patternStart[pattern + 1]!;
+      for (let e = patternStart[pattern]!; e < end; e++) {
         const id = patternEntries[e]!;
-        const at = this.#hitCount;
-        this.pushHit(id);
-        this.#hitOccurrences[at] = occurrences;
-        this.#hitFirst[at] = first;
-        this.#count(id, occurrences);
+        if (count === this.#hits.length) this.#grow();
+        this.#hits[count] = id;
+        this.#hitOccurrences[count] = occurrences;
+        this.#hitFirst[count] = first;
+        count++;
+        const category = categoryOf[id]!;
+        if (distinct[category]!++ === 0) touched[touchedCount++] = category;
+        categoryOccurrences[category]! += occurrences;
+        categoryWeights[category]! += weightOf[id]!;
       }
     }
+    this.#hitCount = count;
+    this.#touchedCount = touchedCount;
+  }
+
+  #grow(): void {
+    this.#hits = grow(this.#hits);
+    this.#hitOccurrences = grow(this.#hitOccurrences);
+    this.#hitFirst = grow(this.#hitFirst);
   }
 
   #count(entry: number, occurrences: number): void {
-    const category = this.#tables.category[entry]!;
+    const category = this.#entryCategory[entry]!;
     if (this.#distinct[category]!++ === 0) this.#touched[this.#touchedCount++] = category;
     this.#occurrences[category]! += occurrences;
-    this.#weights[category]! += this.#tables.weight[entry]!;
+    this.#weights[category]! += this.#entryWeight[entry]!;
   }
 
   /** Number of distinct entries found (over all categories). */
@@ -144,6 +177,16 @@ export class LexiconScan {
   /** Where the k-th entry found first occurs (a UTF-16 index into the scanned text). */
   hitIndex(k: number): number {
     return this.#hitFirst[k]!;
+  }
+
+  /** Number of categories with at least one entry found. */
+  get categoryCount(): number {
+    return this.#touchedCount;
+  }
+
+  /** The k-th category with an entry found (in order of first detection). */
+  categoryAt(k: number): number {
+    return this.#touched[k]!;
   }
 
   /** Distinct entries of a category found. */

@@ -53,6 +53,8 @@ export interface TierDecision {
  */
 export const VERDICT_REASON = '\u0000verdict';
 export const FALLBACK_REASON = '\u0000fallback';
+/** The scorer's verdict kept although unsure, since no LLM check is configured. */
+export const KEPT_REASON = '\u0000kept';
 
 /**
  * A decision whose `signals` and `reason` are written on first access. All decisions share this
@@ -167,6 +169,9 @@ export class LazyDecision implements TierDecision {
     if (!scored) return `model id ${this.#model} forces ${this.tier}`;
     if (reason === FALLBACK_REASON) {
       return `fallback to ${this.tier}: ambiguous local verdict ${scored.tier} (confidence ${scored.confidence.toFixed(2)}), no LLM check configured`;
+    }
+    if (reason === KEPT_REASON) {
+      return `${verdictReason(scored)} (confidence ${scored.confidence.toFixed(2)}; no LLM configured)`;
     }
     if (this.needsLlm) {
       return `ambiguous local verdict ${scored.tier} (confidence ${scored.confidence.toFixed(2)}); LLM check pending`;

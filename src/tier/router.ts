@@ -1,3 +1,4 @@
+import { clampConfidence } from '../core/certainty.js';
 import { lruDecisionCache } from '../core/decision-cache.js';
 import {
   type DecisionCache,
@@ -7,13 +8,19 @@ import {
   type LocalVerdict,
 } from '../core/hybrid.js';
 import type { LlmProvider } from '../llm/types.js';
-import { FALLBACK_REASON, LazyDecision, type TierDecision, VERDICT_REASON } from './decision.js';
+import {
+  FALLBACK_REASON,
+  KEPT_REASON,
+  LazyDecision,
+  type TierDecision,
+  VERDICT_REASON,
+} from './decision.js';
 import { type ExtractedPrompt, extractPrompt, requestSize, type TierRequest } from './extract.js';
 import { compileForcedModels } from './forced.js';
 import { tierCacheKey, tierLlmDecider } from './llm.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from './options.js';
 import { type TierScore, TierScorer } from './scorer.js';
-import { maxTier, type Tier } from './tiers.js';
+import { maxTier, TIERS, type Tier, tierRank } from './tiers.js';
 
 /** What the router needs besides its options. */
 export interface TierRouterDependencies {
@@ -42,6 +49,8 @@ export class TierRouter {
   readonly #hybrid: Hybrid<ExtractedPrompt, Tier>;
   readonly #forced: (model: string | undefined) => Tier | undefined;
   readonly #llmEnabled: boolean;
+  /** The fallback chain of each tier, by rank. */
+  readonly #chains: readonly (readonly Tier[])[];
   /** The prompt of the last `#score` call. */
   #prompt: ExtractedPrompt = {
     text: '',
@@ -55,6 +64,7 @@ export class TierRouter {
     this.options = tierOptions(options);
     this.scorer = new TierScorer(this.options);
     this.#forced = compileForcedModels(this.options.forcedModels);
+    this.#chains = TIERS.map((tier) => this.options.fallbackChain[tier]);
     const llm = this.options.llm;
     const classifier = dependencies.classifier;
     this.#llmEnabled = classifier !== undefined;
@@ -70,7 +80,7 @@ export class TierRouter {
       timeoutMs: llm.timeoutMs,
       withoutLlm: llm.whenOff,
       fallback: ({ local, cause }) => {
-        const tier = llm.neverDemote ? maxTier(llm.fallbackTier, local.value) : llm.fallbackTier;
+        const tier = this.#fallbackTier(local.value);
         // Without an LLM (no I/O: the hot path), the reason is written on first access.
         const reason =
           cause === 'no_llm'
@@ -104,7 +114,7 @@ export class TierRouter {
 
   /** The fallback chain of a tier (document 000's table by default). */
   fallbackChain(tier: Tier): readonly Tier[] {
-    return this.options.fallbackChain[tier];
+    return this.#chains[tierRank(tier)]!;
   }
 
   /**
@@ -117,23 +127,44 @@ export class TierRouter {
     if (forced) return forced;
     const score = this.#score(request);
     const prompt = this.#prompt;
-    const decided = this.#hybrid.decideLocally(prompt, toVerdict(score));
-    if (decided) return this.#decision(decided, score, prompt);
-    const tier = score.tier;
+    // The hybrid counts the decision and says where it comes from; the decision is built here,
+    // its reason written on first access: this is the path of every request without an LLM.
+    const source = this.#hybrid.settleLocally(score.confidence);
+    const confidence = clampConfidence(score.confidence);
+    let tier = score.tier;
+    let outcome: string | undefined;
+    let reason = VERDICT_REASON;
+    if (source === 'fallback') {
+      tier = this.#fallbackTier(tier);
+      outcome = FALLBACK_OUTCOMES[tierRank(tier)];
+      reason = FALLBACK_REASON;
+    } else if (source === 'local' && score.ambiguous) {
+      outcome = 'kept (LLM check off)';
+      reason = KEPT_REASON;
+    } else if (source === undefined) {
+      outcome = 'needs LLM classification';
+      reason = '';
+    }
     return new LazyDecision(
       tier,
-      'local',
-      score.confidence,
+      source ?? 'local',
+      confidence,
       score,
       prompt,
-      true,
+      source === undefined,
       0,
       undefined,
       this.fallbackChain(tier),
-      'needs LLM classification',
-      '',
+      outcome,
+      reason,
       undefined,
     );
+  }
+
+  /** The tier of an unsure verdict that no LLM checked (`llm.fallbackTier`, never lower?). */
+  #fallbackTier(local: Tier): Tier {
+    const llm = this.options.llm;
+    return llm.neverDemote ? maxTier(llm.fallbackTier, local) : llm.fallbackTier;
   }
 
   /**
@@ -235,6 +266,9 @@ export function createTierRouter(
 // Module-local copies of imported functions used on every call (see scorer.ts).
 const extract: typeof extractPrompt = extractPrompt;
 const sizeOf: typeof requestSize = requestSize;
+
+/** The last signal of a fallback decision, by tier rank (written once: it is on the hot path). */
+const FALLBACK_OUTCOMES = TIERS.map((tier) => `fallback ${tier}`);
 
 /** Extraction options that do no text search (validation of the request only). */
 const NO_EXTRACTION: TierOptions['extraction'] = {

@@ -7,6 +7,7 @@ import {
 } from './keywords/index.js';
 import { buildTierLexicon, type TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
+import { ScoreParams } from './score-params.js';
 import { LazyScore, plural, type SignalSource } from './signals.js';
 import { type Tier, tierRank } from './tiers.js';
 
@@ -66,11 +67,8 @@ export class TierScorer {
   readonly options: TierOptions;
   readonly #lexicon: TierLexicon;
   readonly #scan: LexiconScan;
+  readonly #params: ScoreParams;
   readonly #dimensionScores = new Float64Array(DIMENSION_COUNT);
-  // Per dimension (in DIMENSIONS order): weight, score per unit of keyword weight, category.
-  readonly #weights = new Float64Array(DIMENSION_COUNT);
-  readonly #units = new Float64Array(DIMENSION_COUNT);
-  readonly #categories = new Int32Array(DIMENSION_COUNT).fill(-1);
   readonly #signalSource: SignalSource;
 
   constructor(options: TierOptions, lexicon: TierLexicon = buildTierLexicon(options)) {
@@ -85,14 +83,7 @@ export class TierScorer {
         category: lexicon.index[name],
       })),
     };
-    DIMENSIONS.forEach((name, d) => {
-      this.#weights[d] = options.dimensions[name].weight;
-    });
-    for (const name of KEYWORD_DIMENSIONS) {
-      const d = DIMENSIONS.indexOf(name);
-      this.#units[d] = options.dimensions[name].unit;
-      this.#categories[d] = lexicon.index[name];
-    }
+    this.#params = new ScoreParams(options, lexicon);
   }
 
   /** The per-dimension scores (in [-1, 1], before weighting) of the last call to `score`. */
@@ -107,106 +98,115 @@ export class TierScorer {
    * on first access.
    */
   score(text: string, context?: ScoreContext): TierScore {
-    const options = this.options;
-    const images = context?.images ?? 0;
-    const huge = options.overrides.hugeContext;
-    const contextChars = sumLengths(context?.context);
-    if (huge.enabled && huge.skipScan) {
+    const p = this.#params;
+    const images = context === undefined ? 0 : (context.images ?? 0);
+    const contextChars = context === undefined ? 0 : sumLengths(context.context);
+    // Read once, here: `length` loads at sites that have seen many kinds of strings (the lexicon's
+    // own, while it was built) are megamorphic, ~10 ns each.
+    const length = text.length;
+    if (p.hugeSkipScan) {
       // Every UTF-16 unit is at least a quarter token (see estimateTokens): a proven lower bound.
-      const atLeast = Math.ceil(text.length / 4) + Math.ceil(contextChars / 4);
-      if (atLeast > huge.minTokens) return this.#hugeWithoutScan(atLeast, images);
+      const atLeast = Math.ceil(length / 4) + Math.ceil(contextChars / 4);
+      if (atLeast > p.hugeMinTokens) return this.#hugeWithoutScan(atLeast, images);
     }
 
-    const { lexicon, index } = this.#lexicon;
-    const scan = lexicon.scan(text, this.#scan);
+    const scan = this.#lexicon.lexicon.scan(text, this.#scan, 0, length);
     const stats = scan.stats;
     const tokens = estimate(stats);
-    const dims = options.dimensions;
     const s = this.#dimensionScores;
-    const weights = this.#weights;
-    const units = this.#units;
-    const categories = this.#categories;
+    const weights = p.weights;
+    const units = p.units;
+    const categories = p.categories;
 
-    const { short, long } = dims.tokenCount;
+    const short = p.shortTokens;
+    const long = p.longTokens;
+    for (let d = 1; d < DIMENSION_COUNT; d++) s[d] = 0; // not fill(): a call into C++, ~30 ns
     s[0] = tokens < short ? -1 : tokens > long ? 1 : (tokens - short) / (long - short);
     let sum = weights[0]! * s[0];
-    // Keyword dimensions, read from arrays built once (options objects are slow to index by name).
-    for (let d = 1; d < DIMENSION_COUNT; d++) {
-      if (d === QUESTIONS || d === MULTI_STEP) continue;
+    // A keyword dimension without a keyword found scores 0 and adds nothing to the sum (x + 0 is
+    // x), so only the dimensions with a keyword, or with a rule that needs none, are visited: as
+    // bits of a mask, in DIMENSIONS order (the order of the sum, so the score is the same).
+    let pending = 0;
+    for (let k = 0; k < scan.categoryCount; k++) pending |= p.dimensionBitOf[scan.categoryAt(k)]!;
+    const numbersSpeak = stats.numbers >= p.reasoningMinNumbers;
+    if (numbersSpeak) pending |= 1 << REASONING;
+    const arithmetic = isArithmetic(text, length, stats.words, stats.numbers);
+    if (arithmetic) pending |= 1 << SIMPLE;
+    pending &= ~((1 << MULTI_STEP) | (1 << QUESTIONS));
+    let recognized = false;
+    while (pending !== 0) {
+      const d = 31 - Math.clz32(pending & -pending);
+      pending &= pending - 1;
       let weight = scan.weight(categories[d]!);
-      if (d === REASONING && stats.numbers >= dims.reasoningMarkers.minNumbers) {
-        weight += dims.reasoningMarkers.numbersWeight;
+      if (d === REASONING) {
+        if (numbersSpeak) weight += p.reasoningNumbersWeight;
       } else if (d === SIMPLE) {
-        const simple = dims.simpleIndicators;
-        if (isArithmetic(text, stats.words, stats.numbers)) weight += 1;
-        weight *= fade(tokens, simple.fullBelow, simple.noneAbove);
-        if (weight > 0 && this.#asksForAction(scan)) weight *= simple.withAction;
+        if (arithmetic) weight += 1;
+        weight *= fade(tokens, p.simpleFullBelow, p.simpleNoneAbove);
+        if (weight > 0 && this.#asksForAction(scan)) weight *= p.simpleWithAction;
       }
-      s[d] = clamp(units[d]! * weight);
-      sum += weights[d]! * s[d]!;
+      const value = clamp(units[d]! * weight);
+      s[d] = value;
+      sum += weights[d]! * value;
+      if (value !== 0) recognized = true;
     }
-    s[QUESTIONS] = stats.questionMarks >= dims.questionComplexity.minQuestions ? 1 : 0;
-    const multi = dims.multiStepPatterns;
+    s[QUESTIONS] = stats.questionMarks >= p.minQuestions ? 1 : 0;
     s[MULTI_STEP] =
-      scan.weight(index.multiStepPatterns) >= multi.minWeight ||
-      stats.numberedLines >= multi.minNumberedLines ||
-      this.#actions(scan) >= multi.minActions
+      scan.weight(p.multiStepCategory) >= p.multiStepMinWeight ||
+      stats.numberedLines >= p.multiStepMinNumberedLines ||
+      this.#actions(scan) >= p.multiStepMinActions
         ? 1
         : 0;
     sum += weights[QUESTIONS]! * s[QUESTIONS]! + weights[MULTI_STEP]! * s[MULTI_STEP]!;
     const score = Math.round(sum * 1e6) / 1e6;
     // Recognised: some dimension besides length spoke (a lone "first" or a faded "what is" is
     // not enough to know anything about a prompt).
-    let recognized = false;
-    for (let d = 1; d < DIMENSION_COUNT; d++) if (s[d] !== 0) recognized = true;
+    if (s[QUESTIONS] !== 0 || s[MULTI_STEP] !== 0) recognized = true;
 
     let tier = this.#tierOf(score);
-    let confidence = sigmoid(options.confidence.steepness * this.#distanceToBoundary(score));
-    if (!recognized) confidence = Math.min(confidence, options.confidence.unrecognized);
+    let confidence = sigmoid(p.steepness * this.#distanceToBoundary(score));
+    if (!recognized) confidence = Math.min(confidence, p.unrecognizedConfidence);
     let override: TierOverride | undefined;
     let overrideCount = 0;
     let overrideWhy = '';
 
-    const overrides = options.overrides;
-    const reasoningWeight = scan.weight(index.reasoningMarkers);
+    const reasoningWeight = scan.weight(p.reasoningCategory);
     const complexitySignals =
-      scan.weight(index.technicalTerms) +
-      scan.weight(index.imperativeVerbs) +
-      scan.weight(index.agenticTask);
-    const requestTokens = huge.enabled ? this.#requestTokens(tokens, contextChars, context) : 0;
-    if (huge.enabled && requestTokens > huge.minTokens) {
+      scan.weight(p.technicalCategory) +
+      scan.weight(p.imperativeCategory) +
+      scan.weight(p.agenticCategory);
+    const requestTokens = p.hugeEnabled ? this.#requestTokens(tokens, contextChars, context) : 0;
+    if (p.hugeEnabled && requestTokens > p.hugeMinTokens) {
       override = 'huge-context';
       tier = 'COMPLEX';
-      confidence = Math.max(confidence, huge.confidence);
+      confidence = Math.max(confidence, p.hugeConfidence);
       overrideCount = requestTokens;
-    } else if (overrides.reasoning.enabled && reasoningWeight >= overrides.reasoning.minWeight) {
+    } else if (p.reasoningOverride && reasoningWeight >= p.reasoningOverrideMinWeight) {
       override = 'reasoning';
       tier = 'REASONING';
-      confidence = Math.max(confidence, overrides.reasoning.confidence);
+      confidence = Math.max(confidence, p.reasoningOverrideConfidence);
       overrideCount = reasoningWeight;
     } else if (
-      overrides.complexity.enabled &&
-      complexitySignals >= overrides.complexity.minSignals &&
-      (s[MULTI_STEP] === 1 ||
-        tokens > long ||
-        complexitySignals >= overrides.complexity.minSignalsAlone)
+      p.complexityOverride &&
+      complexitySignals >= p.complexityMinSignals &&
+      (s[MULTI_STEP] === 1 || tokens > long || complexitySignals >= p.complexityMinSignalsAlone)
     ) {
       override = 'complexity';
       tier = 'COMPLEX';
-      confidence = Math.max(confidence, overrides.complexity.confidence);
+      confidence = Math.max(confidence, p.complexityConfidence);
       overrideCount = complexitySignals;
       overrideWhy = s[MULTI_STEP] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
     }
     let raisedTo: Tier | undefined;
     if (images > 0) {
-      const floor = options.vision.minTier;
+      const floor = this.options.vision.minTier;
       if (rankOf(tier) < rankOf(floor)) {
         raisedTo = floor;
         tier = floor;
         override ??= 'vision';
       }
     }
-    const ambiguous = confidence < options.confidence.llmBelow;
+    const ambiguous = confidence < p.llmBelow;
     const facts = {
       length: s[0],
       hits: scan.hitIds(),
@@ -236,7 +236,7 @@ export class TierScorer {
 
   /** Whether a non-weak imperative keyword was found. */
   #asksForAction(scan: LexiconScan): boolean {
-    const imperative = this.#lexicon.index.imperativeVerbs;
+    const imperative = this.#params.imperativeCategory;
     for (let k = 0; k < scan.hitCount; k++) {
       const entry = scan.hitEntry(k);
       if (entry.categoryIndex === imperative && entry.weight >= 1) return true;
@@ -246,16 +246,14 @@ export class TierScorer {
 
   /** Distinct places where a non-weak imperative or agentic keyword was found. */
   #actions(scan: LexiconScan): number {
-    const { index } = this.#lexicon;
+    const imperative = this.#params.imperativeCategory;
+    const agentic = this.#params.agenticCategory;
     let count = 0;
     let previous = -1;
     for (let k = 0; k < scan.hitCount; k++) {
       const entry = scan.hitEntry(k);
       if (entry.weight < 1) continue;
-      if (
-        entry.categoryIndex !== index.imperativeVerbs &&
-        entry.categoryIndex !== index.agenticTask
-      ) {
+      if (entry.categoryIndex !== imperative && entry.categoryIndex !== agentic) {
         continue;
       }
       // Hits come in text order per first occurrence; the same word in both categories is found
@@ -299,7 +297,7 @@ export class TierScorer {
    * settle the question: at most one token per UTF-16 unit, at least a quarter.
    */
   #requestTokens(tokens: number, contextChars: number, context?: ScoreContext): number {
-    const limit = this.options.overrides.hugeContext.minTokens;
+    const limit = this.#params.hugeMinTokens;
     if (contextChars === 0 || tokens + contextChars <= limit)
       return tokens + Math.ceil(contextChars / 4);
     const lower = tokens + Math.ceil(contextChars / 4);
@@ -310,19 +308,19 @@ export class TierScorer {
   }
 
   #tierOf(score: number): Tier {
-    const b = this.options.boundaries;
-    if (score >= b.REASONING) return 'REASONING';
-    if (score >= b.COMPLEX) return 'COMPLEX';
-    if (score >= b.MEDIUM) return 'MEDIUM';
+    const p = this.#params;
+    if (score >= p.boundaryReasoning) return 'REASONING';
+    if (score >= p.boundaryComplex) return 'COMPLEX';
+    if (score >= p.boundaryMedium) return 'MEDIUM';
     return 'SIMPLE';
   }
 
   #distanceToBoundary(score: number): number {
-    const b = this.options.boundaries;
+    const p = this.#params;
     return Math.min(
-      Math.abs(score - b.MEDIUM),
-      Math.abs(score - b.COMPLEX),
-      Math.abs(score - b.REASONING),
+      Math.abs(score - p.boundaryMedium),
+      Math.abs(score - p.boundaryComplex),
+      Math.abs(score - p.boundaryReasoning),
     );
   }
 }
@@ -333,10 +331,10 @@ export class TierScorer {
  */
 const ARITHMETIC = /^[\s\d.,+\-*/×÷^%()=?]*\d\s*[+\-*/×÷^%]\s*[\d(][\s\d.,+\-*/×÷^%()=?]*$/;
 
-function isArithmetic(text: string, words: number, numbers: number): boolean {
+function isArithmetic(text: string, length: number, words: number, numbers: number): boolean {
   // Every word of an arithmetic expression is a number (a letter would fail the pattern): most
   // prompts are ruled out without running it.
-  return numbers > 0 && words === numbers && text.length <= 64 && ARITHMETIC.test(text);
+  return numbers > 0 && words === numbers && length <= 64 && ARITHMETIC.test(text);
 }
 
 /** 1 up to `full`, 0 from `none`, linear in between. */
