@@ -23,6 +23,21 @@ describe('withModel', () => {
     );
   });
 
+  it('finds the end of strings of any length, escapes included (short ones are read in JS)', () => {
+    // Values full of quotes and backslashes, around the 48 bytes read before indexOf takes over.
+    const tricky = fc.string({
+      unit: fc.constantFrom('a', '"', '\\', 'é', '\n', '/'),
+      maxLength: 120,
+    });
+    fc.assert(
+      fc.property(fc.dictionary(tricky, tricky), tricky, (object, model) => {
+        const raw = JSON.stringify(object);
+        const expected = JSON.parse(JSON.stringify({ ...object, model }));
+        expect(JSON.parse(rewrite(raw, model))).toEqual(expected);
+      }),
+    );
+  });
+
   it('leaves the bytes exactly as they were when the model is already the one asked for', () => {
     fc.assert(
       fc.property(jsonObject, fc.string(), formatting, (object, model, [indent]) => {

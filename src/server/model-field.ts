@@ -23,7 +23,7 @@ const MODEL_KEY = Buffer.from('"model"');
  * `model`) are left alone.
  */
 export function withModel(raw: Buffer, model: string): Buffer {
-  const value = Buffer.from(JSON.stringify(model));
+  const value = modelValue(model);
   const span = topLevelModelValue(raw);
   if (span === undefined) {
     const open = raw.indexOf(OPEN_BRACE);
@@ -36,6 +36,23 @@ export function withModel(raw: Buffer, model: string): Buffer {
 
 const EMPTY = Buffer.alloc(0);
 const COMMA_BYTE = Buffer.of(COMMA);
+
+/**
+ * The JSON bytes of a model id, kept: the ids come from the configuration, a handful, and each
+ * request would otherwise encode its id again. Bounded all the same.
+ */
+const modelValues = new Map<string, Buffer>();
+const MAX_MODEL_VALUES = 256;
+
+function modelValue(model: string): Buffer {
+  let value = modelValues.get(model);
+  if (value === undefined) {
+    if (modelValues.size >= MAX_MODEL_VALUES) modelValues.clear();
+    value = Buffer.from(JSON.stringify(model));
+    modelValues.set(model, value);
+  }
+  return value;
+}
 
 /** Where the value of the last top-level `model` key lies in `raw`, if there is one. */
 function topLevelModelValue(raw: Buffer): { start: number; end: number } | undefined {
@@ -77,12 +94,28 @@ function topLevelModelValue(raw: Buffer): { start: number; end: number } | undef
   return found;
 }
 
-/** The index just past the closing quote of the string opening at `start`. */
+/**
+ * The index just past the closing quote of the string opening at `start`. Its first bytes are
+ * read here: most strings of a request (keys, roles, model ids) are short, and `indexOf` is a
+ * call into C++ (~100 ns); a long one (a prompt) is left to `indexOf`, which skips ahead.
+ */
 function stringEnd(raw: Buffer, start: number): number {
-  let quote = raw.indexOf(QUOTE, start + 1);
+  const n = raw.length;
+  const near = Math.min(n, start + 1 + SHORT_STRING);
+  for (let i = start + 1; i < near; i++) {
+    const byte = raw[i] as number;
+    if (byte === QUOTE) return i + 1;
+    if (byte === BACKSLASH) i++; // the escaped byte cannot close the string
+  }
+  if (near === n) return n;
+  // Past the short part, from a byte that is not escaped (a backslash there was stepped over).
+  let quote = raw.indexOf(QUOTE, near);
   while (quote > 0 && isEscaped(raw, quote)) quote = raw.indexOf(QUOTE, quote + 1);
-  return quote < 0 ? raw.length : quote + 1;
+  return quote < 0 ? n : quote + 1;
 }
+
+/** Bytes of a string read one by one before `indexOf` takes over. */
+const SHORT_STRING = 48;
 
 /** True when the quote at `at` is preceded by an odd number of backslashes. */
 function isEscaped(raw: Buffer, at: number): boolean {
@@ -93,7 +126,10 @@ function isEscaped(raw: Buffer, at: number): boolean {
 
 /** Whether the key string `raw[start, end)` is `"model"`, escapes decoded. */
 function isModelKey(raw: Buffer, start: number, end: number): boolean {
-  if (end - start === MODEL_KEY.length) return raw.compare(MODEL_KEY, 0, 7, start, end) === 0;
+  if (end - start === MODEL_KEY.length) {
+    for (let k = 1; k < 6; k++) if (raw[start + k] !== MODEL_KEY[k]) return false;
+    return true;
+  }
   // Longer keys may still spell `model` with escapes (`"mod\u0065l"`): decode those.
   const backslash = raw.indexOf(BACKSLASH, start);
   return (
