@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // @ts-expect-error: the peer ships TypeScript sources, which tsx runs and tsc refuses to import.
 import { classify as peerClassify } from 'claw-llm-router/classifier.ts';
 import { createTierRouter } from '../src/tier/index.js';
@@ -12,6 +13,10 @@ import type { BenchCase } from './harness.js';
  * router proves from the length alone (every UTF-16 unit is at least a quarter token) and decides
  * without a scan. `tier.huge.scan` turns that shortcut off, to show the cost of scanning all of
  * it; `tier.long.chat` is the long prompt inside an OpenAI request with a system prompt.
+ *
+ * `tier.short.set` cycles through the ~20-token prompts of our labelled set (50 to 120
+ * characters, several languages), one per call, for both: the peer's time varies with the prompt
+ * (7 to 20 µs on these), and `tier.short`'s prompt is one of its cheapest.
  */
 const router = createTierRouter();
 const fullScan = createTierRouter({ overrides: { hugeContext: { skipScan: false } } });
@@ -36,6 +41,14 @@ const text = (chars: number) => {
   return out.slice(0, chars);
 };
 const LONG = text(8_000); // ~2,000 tokens
+const SHORT_SET = readFileSync(new URL('../test/fixtures/tier.jsonl', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => (JSON.parse(line) as { input: unknown }).input)
+  .filter((input): input is string => typeof input === 'string')
+  .filter((input) => input.length >= 50 && input.length <= 120);
+let next = 0;
+let peerNext = 0;
 const HUGE = text(420_000); // ~105,000 tokens
 const LONG_CHAT = {
   model: 'triage/auto',
@@ -51,6 +64,15 @@ export const benches: BenchCase[] = [
     description: `~20-token prompt (${SHORT.length} chars)`,
     fn: () => router.classify(SHORT),
     peer: { name: 'claw-llm-router', fn: () => peerClassify(SHORT) },
+  },
+  {
+    name: 'tier.short.set',
+    description: `${SHORT_SET.length} prompts of 50-120 chars from the labelled set, one per call`,
+    fn: () => router.classify(SHORT_SET[next++ % SHORT_SET.length]!),
+    peer: {
+      name: 'claw-llm-router',
+      fn: () => peerClassify(SHORT_SET[peerNext++ % SHORT_SET.length]!),
+    },
   },
   {
     name: 'tier.long',
