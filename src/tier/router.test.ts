@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LlmHttpError } from '../llm/errors.js';
 import type { CompletionRequest, CompletionResponse, LlmProvider } from '../llm/types.js';
+import { plainDecision } from './decision.js';
 import { TierRequestError } from './extract.js';
 import { truncatePrompt } from './llm.js';
 import { createTierRouter } from './router.js';
@@ -47,7 +48,27 @@ describe('TierRouter without an LLM check', () => {
 
   it('keeps an ambiguous local verdict when configured to', () => {
     const local = createTierRouter({ llm: { whenOff: 'local' } });
-    expect(local.classify(AMBIGUOUS)).toMatchObject({ tier: 'SIMPLE', source: 'local' });
+    const kept = local.classify(AMBIGUOUS);
+    expect(kept).toMatchObject({ tier: 'SIMPLE', source: 'local' });
+    expect(kept.reason).toMatch(
+      /^scored -?\d\.\d{3} → SIMPLE \(confidence 0\.\d\d; no LLM configured\)$/,
+    );
+    expect(kept.signals.at(-1)).toMatch(/^ambiguous \(conf=0\.\d\d\) → kept \(LLM check off\)$/);
+  });
+
+  it('classify and decide agree without an LLM, decision and counters alike', async () => {
+    // classify builds its decision itself (the hot path); decide goes through the hybrid.
+    const prompts = [AMBIGUOUS, 'Write a Python function that checks whether a number is prime.'];
+    for (const whenOff of ['fallback', 'local'] as const) {
+      const fast = createTierRouter({ llm: { whenOff } });
+      const slow = createTierRouter({ llm: { whenOff } });
+      for (const prompt of prompts) {
+        const quick = fast.classify(prompt);
+        const checked = await slow.decide(prompt);
+        expect(plainDecision(quick)).toEqual(plainDecision(checked));
+      }
+      expect(fast.stats).toEqual(slow.stats);
+    }
   });
 
   it('forces tiers from model ids, bypassing classification', async () => {

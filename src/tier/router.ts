@@ -139,7 +139,7 @@ export class TierRouter {
       outcome = FALLBACK_OUTCOMES[tierRank(tier)];
       reason = FALLBACK_REASON;
     } else if (source === 'local' && score.ambiguous) {
-      outcome = 'kept (LLM check off)';
+      outcome = KEPT_OUTCOME;
       reason = KEPT_REASON;
     } else if (source === undefined) {
       outcome = 'needs LLM classification';
@@ -161,7 +161,10 @@ export class TierRouter {
     );
   }
 
-  /** The tier of an unsure verdict that no LLM checked (`llm.fallbackTier`, never lower?). */
+  /**
+   * The tier of an unsure verdict that no LLM checked: `llm.fallbackTier`, or with `neverDemote`
+   * the scorer's own tier when that is higher.
+   */
   #fallbackTier(local: Tier): Tier {
     const llm = this.options.llm;
     return llm.neverDemote ? maxTier(llm.fallbackTier, local) : llm.fallbackTier;
@@ -234,9 +237,9 @@ export class TierRouter {
       const how = decided.cached ? ' (cached)' : ` in ${Math.round(decided.llmMs)} ms`;
       outcome = `LLM ${decided.value}${how}`;
     } else if (decided.source === 'fallback') {
-      outcome = `fallback ${decided.value}`;
+      outcome = FALLBACK_OUTCOMES[tierRank(decided.value)];
     } else if (score.ambiguous) {
-      outcome = 'kept (LLM check off)';
+      outcome = KEPT_OUTCOME;
     }
     return new LazyDecision(
       decided.value,
@@ -267,8 +270,12 @@ export function createTierRouter(
 const extract: typeof extractPrompt = extractPrompt;
 const sizeOf: typeof requestSize = requestSize;
 
-/** The last signal of a fallback decision, by tier rank (written once: it is on the hot path). */
+/**
+ * How an ambiguous verdict ended, the end of its last signal (`ambiguous (conf=0.62) → …`): the
+ * fallback's tier, by rank (written once: it is on the hot path), or the verdict kept.
+ */
 const FALLBACK_OUTCOMES = TIERS.map((tier) => `fallback ${tier}`);
+const KEPT_OUTCOME = 'kept (LLM check off)';
 
 /** Extraction options that do no text search (validation of the request only). */
 const NO_EXTRACTION: TierOptions['extraction'] = {
