@@ -262,21 +262,21 @@ export class Analyzer {
       else if (role === ROLE_NOUN) this.#push(lex.pair[id]!, NOUN, k);
       else if (role === ROLE_STANDALONE || role === ROLE_LINE_START) fires = true;
     }
-    for (let pair = 0; pair < PAIRS.length && !fires; pair++) {
-      const counts = this.#counts[pair]!;
-      if (counts[VERB]! > 0 && counts[TARGET]! + counts[NOUN]! > 0) fires = true;
-    }
+    for (let pair = 0; pair < PAIRS.length && !fires; pair++) fires = this.#pairCanFire(pair);
     const damp = fires || this.#custom ? this.#context(text, start, end, options) : 1;
     for (let pair = 0; pair < PAIRS.length; pair++) {
-      const counts = this.#counts[pair]!;
-      if (counts[VERB]! > 0 && counts[TARGET]! + counts[NOUN]! > 0) {
-        this.#pair(text, start, end, pair, damp, options, evidence);
-      }
+      if (this.#pairCanFire(pair)) this.#pair(text, start, end, pair, damp, options, evidence);
     }
     this.#standalone(lex, scan, text, end, damp, options, evidence);
     const restart = rescans > 0 ? this.#restartPoint(start) : -1;
     if (this.#custom) this.#customClause(text, start, end, damp, options, evidence, whole);
     if (restart > start) this.#clause(text, restart, end, options, evidence, rescans - 1);
+  }
+
+  /** Whether the clause has a verb of `pair` and a target or noun of it. */
+  #pairCanFire(pair: number): boolean {
+    const counts = this.#counts[pair]!;
+    return counts[VERB]! > 0 && counts[TARGET]! + counts[NOUN]! > 0;
   }
 
   /**

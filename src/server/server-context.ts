@@ -68,7 +68,8 @@ export async function screenOf(
 /**
  * Routes a request: synchronously when the decision is (no promise to create and wait for on the
  * usual path), else once its LLM check has answered. The caller records the decision
- * (`metrics.decided`) once the client has its answer: off the path the client waits on.
+ * (`metrics.decided`); the chat endpoint does so once the client has its answer, off the path
+ * the client waits on.
  */
 export function routeOf(
   ctx: ServerContext,

@@ -80,11 +80,7 @@ export class LexiconScan {
 
   /** @internal Adds an entry found for the first time in this scan. */
   pushHit(entry: number): void {
-    if (this.#hitCount === this.#hits.length) {
-      this.#hits = grow(this.#hits);
-      this.#hitOccurrences = grow(this.#hitOccurrences);
-      this.#hitFirst = grow(this.#hitFirst);
-    }
+    if (this.#hitCount === this.#hits.length) this.#grow();
     this.#hits[this.#hitCount++] = entry;
   }
 
@@ -113,37 +109,20 @@ export class LexiconScan {
     stats.bulletLines = i32[R_BULLETS]!;
     const patternStart = this.#patternStart;
     const patternEntries = this.#patternEntries;
-    const categoryOf = this.#entryCategory;
-    const weightOf = this.#entryWeight;
-    const distinct = this.#distinct;
-    const touched = this.#touched;
-    const categoryOccurrences = this.#occurrences;
-    const categoryWeights = this.#weights;
-    const hitsAt = block.hits;
-    const occurrencesAt = block.occurrences;
-    const firstAt = block.first;
-    let count = 0;
-    let touchedCount = 0;
+    const hits = block.hits;
     for (let k = 0; k < patternHits; k++) {
-      const pattern = i32[hitsAt + k]!;
-      const occurrences = i32[occurrencesAt + pattern]!;
-      const first = i32[firstAt + pattern]!;
-      const end = patternStart[pattern + 1]!;
-      for (let e = patternStart[pattern]!; e < end; e++) {
+      const pattern = i32[hits + k]!;
+      const occurrences = i32[block.occurrences + pattern]!;
+      const first = i32[block.first + pattern]!;
+      for (let e = patternStart[pattern]!; e < patternStart[pattern + 1]!; e++) {
         const id = patternEntries[e]!;
-        if (count === this.#hits.length) this.#grow();
-        this.#hits[count] = id;
-        this.#hitOccurrences[count] = occurrences;
-        this.#hitFirst[count] = first;
-        count++;
-        const category = categoryOf[id]!;
-        if (distinct[category]!++ === 0) touched[touchedCount++] = category;
-        categoryOccurrences[category]! += occurrences;
-        categoryWeights[category]! += weightOf[id]!;
+        const at = this.#hitCount;
+        this.pushHit(id);
+        this.#hitOccurrences[at] = occurrences;
+        this.#hitFirst[at] = first;
+        this.#count(id, occurrences);
       }
     }
-    this.#hitCount = count;
-    this.#touchedCount = touchedCount;
   }
 
   #grow(): void {

@@ -96,9 +96,10 @@ describe('the WebAssembly scanner', () => {
   });
 
   // Words of every length around 8 and 16 units (where a loop that takes letters in blocks would
-  // turn) and of one to four letters (where the prefix loop starts), ASCII letters mixed with non-ASCII ones, digits and skipped units inside a word, and a
-  // word that ends the text, in each kind of word loop: entries of those lengths must be found
-  // (and only those), whole or by prefix.
+  // turn) and of one to four letters (where the prefix loop starts), ASCII letters mixed with
+  // non-ASCII ones, digits and skipped units inside a word, and a word that ends the text, in
+  // each kind of word loop: entries of those lengths must be found (and only those), whole or by
+  // prefix.
   const LONG_WORDS: LexiconSpec = {
     words: ['abcdefgh', 'abcdefghijklmnop', 'abcdefghi', 'abcdefg', 'straße', 'résumé', 'abcdéfgh'],
     phrases: ['abcdefgh abcdefghijklmnop', 'abcdefghijklmnopq x'],

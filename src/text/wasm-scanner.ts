@@ -10,11 +10,11 @@ import { hashUnits } from './word-hash.js';
  * free list when their lexicon or fold table is garbage-collected.
  *
  * A scan copies the text into the module (`Buffer.write` with `utf16le`, a memory copy; a plain
- * loop for texts under ~50 units, where the call costs more than the copy), runs the whole scan there —
- * matching, verification and counting — and the lexicon reads the distinct hits at the end. The
- * text area grows to the longest text scanned (2 bytes per UTF-16 unit) and is kept for reuse.
- * When WebAssembly is unavailable (e.g. `node --jitless`), `wasmScanner()` returns `undefined`
- * and lexicons scan in JS, with the same results.
+ * loop for texts under ~50 units, where the call costs more than the copy), runs the whole scan
+ * there — matching, verification and counting — and the lexicon reads the distinct hits at the
+ * end. The text area grows to the longest text scanned (2 bytes per UTF-16 unit) and is kept
+ * for reuse. When WebAssembly is unavailable (e.g. `node --jitless`), `wasmScanner()` returns
+ * `undefined` and lexicons scan in JS, with the same results.
  */
 
 /** Offsets (in i32 units) of the result struct the module writes at address 0. */

@@ -1,6 +1,7 @@
 import { DIMENSIONS, KEYWORD_DIMENSIONS } from './keywords/index.js';
 import type { TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
+import type { Tier } from './tiers.js';
 
 /**
  * The options `TierScorer.score` reads on every call, copied once into fields of one object
@@ -59,6 +60,7 @@ export class ScoreParams {
   readonly complexityMinSignals: number;
   readonly complexityMinSignalsAlone: number;
   readonly complexityConfidence: number;
+  readonly visionMinTier: Tier;
 
   constructor(options: TierOptions, lexicon: TierLexicon) {
     const dims = options.dimensions;
@@ -116,5 +118,6 @@ export class ScoreParams {
     this.complexityMinSignals = complexity.minSignals;
     this.complexityMinSignalsAlone = complexity.minSignalsAlone;
     this.complexityConfidence = complexity.confidence;
+    this.visionMinTier = options.vision.minTier;
   }
 }

@@ -199,7 +199,7 @@ export class TierScorer {
     }
     let raisedTo: Tier | undefined;
     if (images > 0) {
-      const floor = this.options.vision.minTier;
+      const floor = p.visionMinTier;
       if (rankOf(tier) < rankOf(floor)) {
         raisedTo = floor;
         tier = floor;
@@ -271,20 +271,20 @@ export class TierScorer {
    * scan of a prompt whose tier the override decides anyway.
    */
   scoreBySize(chars: number, images: number): TierScore | undefined {
-    const huge = this.options.overrides.hugeContext;
-    if (!huge.enabled || !huge.skipScan) return undefined;
+    const p = this.#params;
+    if (!p.hugeSkipScan) return undefined;
     const atLeast = Math.ceil(chars / 4);
-    return atLeast > huge.minTokens ? this.#hugeWithoutScan(atLeast, images) : undefined;
+    return atLeast > p.hugeMinTokens ? this.#hugeWithoutScan(atLeast, images) : undefined;
   }
 
   #hugeWithoutScan(atLeast: number, images: number): TierScore {
-    const huge = this.options.overrides.hugeContext;
-    const signals = [`override: >${huge.minTokens} tokens (≥${atLeast}) → COMPLEX`];
+    const p = this.#params;
+    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → COMPLEX`];
     if (images > 0) signals.push(`vision (${plural(images, 'image')})`);
     return {
       tier: 'COMPLEX',
-      confidence: huge.confidence,
-      ambiguous: huge.confidence < this.options.confidence.llmBelow,
+      confidence: p.hugeConfidence,
+      ambiguous: p.hugeConfidence < p.llmBelow,
       recognized: true,
       override: 'huge-context',
       tokens: atLeast,
