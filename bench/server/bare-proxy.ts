@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
+import { reportToParent } from './child.js';
 
 /**
  * Child process of `npm run bench:server`: the floor of any Node proxy on this machine, for scale.
@@ -29,9 +30,5 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(0, '127.0.0.1', () => {
-  process.send?.({ port: (server.address() as AddressInfo).port });
+  reportToParent({ port: (server.address() as AddressInfo).port }, () => server.close());
 });
-process.on('message', (message: { type?: string }) => {
-  if (message.type === 'cpu') process.send?.({ cpu: process.cpuUsage() });
-});
-process.on('disconnect', () => process.exit(0));

@@ -3,20 +3,25 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type Dispatcher, Pool } from 'undici';
 import { summarise } from '../../src/core/benchmark.js';
+import type { ChildUsage } from './child.js';
 
 /**
  * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]`:
  * the latency triage adds over calling the upstream directly, in one run against the same fake
  * upstream on loopback.
  *
- * Separate processes, as in production: the fake upstream, the routing server (logs on, to
- * standard output), a bare Node proxy for scale (`bare-proxy.ts`: the cost of the hop itself), and
- * this load generator. Load is open-loop: requests are scheduled on a clock at a fixed rate and
- * sent whether or not earlier ones have answered, so a slow server is not hidden by a client that
- * waits for it. Each request's latency runs from its send to its last body byte. The paths
- * alternate, `rounds` phases each per rate, so that noise from a shared machine falls on all
- * alike. Then streaming: time to the first body byte (the first event). Each row also gives the
- * CPU time the routing server and the bare proxy spent per request, and that of the harness.
+ * Separate processes, as in production: the fake upstream (`upstream.ts`), the routing server
+ * (logs on, to standard output), a bare Node proxy for scale (`bare-proxy.ts`: the cost of the hop
+ * itself), and this load generator. Load is open-loop: requests are scheduled on a clock at a
+ * fixed rate and sent whether or not earlier ones have answered, so a slow server is not hidden by
+ * a client that waits for it. Each request's latency runs from its send to its last body byte.
+ *
+ * Each proxy is measured in phases of its own, `rounds` per rate, the proxies taking turns. In a
+ * phase, direct requests go out between the proxy's, at the same rate: what the proxy adds is
+ * its latency minus that of direct requests sent at the same moments, so a pause of the machine
+ * falls on both sides of the difference. Then streaming: time to the first body byte (the first
+ * event). Each row also gives the CPU time and the garbage-collection pauses of each proxy, and the
+ * CPU time of the harness.
  *
  * In production the proxy has its cores to itself; here the load generator and the upstream run
  * on the same machine. Unless `--no-pin`, the proxies (triage, the bare proxy) are pinned to the
@@ -141,38 +146,53 @@ class TimedRequest implements Dispatcher.DispatchHandler {
   }
 }
 
+/** One stream of requests in a phase: where it goes, what it sends, what it measured. */
+interface Lane {
+  readonly pool: Pool;
+  readonly body: string;
+  readonly collector: Collector;
+}
+
 /**
- * Sends requests at `rate` per second for `seconds`, on a clock, and measures each one: to the
- * last body byte, or (with `firstByte`) to the first.
+ * Sends requests at `rate` per second on each of `targets` for `seconds`, on one clock, and
+ * measures each one: to the last body byte, or (with `firstByte`) to the first. With several
+ * targets their requests alternate, evenly spaced (with two at 1,000 req/s each: one every 0.5
+ * ms, turn about), so that a pause of the machine falls on all of them alike.
  */
 function runPhase(
-  pool: Pool,
-  body: string,
+  targets: readonly { readonly pool: Pool; readonly body: string }[],
   rate: number,
   seconds: number,
   firstByte: boolean,
-): Promise<Phase> {
-  const total = Math.round(rate * seconds);
-  const interval = 1000 / rate;
+): Promise<Phase[]> {
+  const perLane = Math.round(rate * seconds);
+  const total = perLane * targets.length;
+  const interval = 1000 / (rate * targets.length);
   const headers = { 'content-type': 'application/json' };
   let sent = 0;
+  let finished = 0;
   let maxLateMs = 0;
   return new Promise((resolve) => {
-    let finished = 0;
-    const collector: Collector = {
-      latencies: [],
-      firstByte,
-      errors: 0,
-      done() {
-        if (++finished === total) {
-          resolve({ latencies: collector.latencies, errors: collector.errors, maxLateMs });
-        }
-      },
+    const done = () => {
+      if (++finished === total) {
+        resolve(
+          lanes.map(({ collector }) => ({
+            latencies: collector.latencies,
+            errors: collector.errors,
+            maxLateMs,
+          })),
+        );
+      }
     };
-    const send = () => {
-      pool.dispatch(
-        { path: '/v1/chat/completions', method: 'POST', headers, body },
-        new TimedRequest(collector),
+    const lanes: Lane[] = targets.map(({ pool, body }) => ({
+      pool,
+      body,
+      collector: { latencies: [], firstByte, errors: 0, done },
+    }));
+    const send = (lane: Lane) => {
+      lane.pool.dispatch(
+        { path: '/v1/chat/completions', method: 'POST', headers, body: lane.body },
+        new TimedRequest(lane.collector),
       );
     };
     const clockStart = performance.now();
@@ -181,7 +201,10 @@ function runPhase(
       const due = Math.min(total, Math.floor((now - clockStart) / interval) + 1);
       if (due > sent) maxLateMs = Math.max(maxLateMs, now - clockStart - sent * interval);
       while (sent < due) {
-        send();
+        // Turn about, each turn starting with the next lane: when the clock sends several at once,
+        // no lane is always first.
+        const n = lanes.length;
+        send(lanes[(sent + Math.floor(sent / n)) % n] as Lane);
         sent++;
       }
       if (sent < total) setTimeout(tick, Math.max(0, clockStart + sent * interval - now - 0.5));
@@ -190,28 +213,36 @@ function runPhase(
   });
 }
 
-type PathName = 'direct' | 'bare' | 'triage';
-const PATHS: readonly PathName[] = ['direct', 'bare', 'triage'];
+/** A proxy measured against the direct path. */
+type ProxyName = 'triage' | 'bare';
+const PROXIES: readonly ProxyName[] = ['triage', 'bare'];
 
 interface Quantiles {
   readonly p50: number;
   readonly p99: number;
 }
 
+/** A proxy's latencies, those of the direct requests sent between its own, and the difference. */
+interface Paired {
+  /** The direct path, in the same phases as the proxy. */
+  readonly direct: Quantiles;
+  readonly proxy: Quantiles;
+  /** proxy − direct: the latency the proxy adds. */
+  readonly added: Quantiles;
+  /** CPU microseconds per request of the proxy. */
+  readonly cpuUs: number;
+  /** The proxy's garbage-collection pauses during the phases: how many, longest, in all (ms). */
+  readonly gc: { readonly pauses: number; readonly maxMs: number; readonly totalMs: number };
+}
+
 interface Row {
   readonly rate: number;
   readonly what: string;
+  /** Requests measured per path and proxy. */
   readonly samples: number;
-  readonly direct: Quantiles;
-  readonly triage: Quantiles;
-  /** triage − direct: the latency triage adds. */
-  readonly added: Quantiles;
-  /** The bare proxy, and what it adds over direct (the hop's own cost, for scale). */
-  readonly bare: Quantiles;
-  readonly bareAdded: Quantiles;
-  /** CPU microseconds per request of the routing server and of the bare proxy. */
-  readonly triageCpuUs: number;
-  readonly bareCpuUs: number;
+  readonly triage: Paired;
+  /** The bare proxy: the hop's own cost, for scale. */
+  readonly bare: Paired;
   /** CPU microseconds per request of the load generator and of the fake upstream (all paths). */
   readonly generatorCpuUs: number;
   readonly upstreamCpuUs: number;
@@ -222,8 +253,8 @@ interface Row {
 interface Target {
   readonly pool: Pool;
   readonly body: string;
-  /** CPU microseconds used so far by the process serving this path (0 for direct). */
-  readonly cpu: () => Promise<number>;
+  /** What the process serving this path has used (nothing for direct: it is the upstream's). */
+  readonly usage: () => Promise<ChildUsage>;
 }
 
 function percentiles(latencies: number[]): Quantiles {
@@ -234,54 +265,74 @@ function percentiles(latencies: number[]): Quantiles {
   return { p50: s.p50Ns / 1e6, p99: s.p99Ns / 1e6 };
 }
 
+/**
+ * Each round runs one phase per proxy, in which that proxy's requests alternate with direct ones
+ * at the same rate each: the direct figures a proxy is compared with were taken under the same
+ * conditions, pauses of the machine included. The proxies never run at the same time: each has the
+ * proxies' CPU to itself, as in production.
+ */
 async function measure(
   label: string,
-  targets: Record<PathName, Target>,
+  targets: Record<ProxyName | 'direct', Target>,
   rate: number,
   options: Options,
   firstByte: boolean,
-  upstream: { reset(): void; cpu(): Promise<number> },
+  upstream: () => Promise<ChildUsage>,
 ): Promise<Row> {
-  const all: Record<PathName, number[]> = { direct: [], bare: [], triage: [] };
-  const cpu: Record<PathName, number> = { direct: 0, bare: 0, triage: 0 };
+  const latencies = {
+    triage: { direct: [] as number[], proxy: [] as number[] },
+    bare: { direct: [] as number[], proxy: [] as number[] },
+  };
+  const cpu: Record<ProxyName, number> = { triage: 0, bare: 0 };
+  const gc: Record<ProxyName, number[]> = { triage: [], bare: [] };
   let errors = 0;
   let maxLateMs = 0;
+  const phaseOf = (proxy: ProxyName, seconds: number) =>
+    runPhase([targets.direct, targets[proxy]], rate, seconds, firstByte);
   // Warm-up: connections opened, code optimised, on every path.
-  for (const path of PATHS) {
-    await runPhase(targets[path].pool, targets[path].body, rate, 1, firstByte);
-  }
+  for (const proxy of PROXIES) await phaseOf(proxy, 1);
   const generatorBefore = process.cpuUsage();
-  const upstreamBefore = await upstream.cpu();
+  const upstreamBefore = (await upstream()).cpuUs;
   for (let round = 0; round < options.rounds; round++) {
-    for (const path of PATHS) {
-      upstream.reset();
-      const target = targets[path];
-      const before = await target.cpu();
-      const phase = await runPhase(target.pool, target.body, rate, options.seconds, firstByte);
-      cpu[path] += (await target.cpu()) - before;
-      all[path].push(...phase.latencies);
-      errors += phase.errors;
-      maxLateMs = Math.max(maxLateMs, phase.maxLateMs);
+    for (const proxy of PROXIES) {
+      const before = (await targets[proxy].usage()).cpuUs;
+      const [direct, proxied] = (await phaseOf(proxy, options.seconds)) as [Phase, Phase];
+      const after = await targets[proxy].usage();
+      cpu[proxy] += after.cpuUs - before;
+      gc[proxy].push(...after.gcPausesMs);
+      latencies[proxy].direct.push(...direct.latencies);
+      latencies[proxy].proxy.push(...proxied.latencies);
+      errors += direct.errors + proxied.errors;
+      maxLateMs = Math.max(maxLateMs, direct.maxLateMs);
     }
   }
   const generator = process.cpuUsage(generatorBefore);
-  const upstreamCpu = (await upstream.cpu()) - upstreamBefore;
-  const requests = Math.max(1, all.direct.length + all.bare.length + all.triage.length);
-  const direct = percentiles(all.direct);
-  const triage = percentiles(all.triage);
-  const bare = percentiles(all.bare);
-  const minus = (a: Quantiles, b: Quantiles) => ({ p50: a.p50 - b.p50, p99: a.p99 - b.p99 });
+  const upstreamCpu = (await upstream()).cpuUs - upstreamBefore;
+  const paired = (proxy: ProxyName): Paired => {
+    const direct = percentiles(latencies[proxy].direct);
+    const proxied = percentiles(latencies[proxy].proxy);
+    return {
+      direct,
+      proxy: proxied,
+      added: { p50: proxied.p50 - direct.p50, p99: proxied.p99 - direct.p99 },
+      cpuUs: cpu[proxy] / Math.max(1, latencies[proxy].proxy.length),
+      gc: {
+        pauses: gc[proxy].length,
+        maxMs: Math.max(0, ...gc[proxy]),
+        totalMs: gc[proxy].reduce((sum, ms) => sum + ms, 0),
+      },
+    };
+  };
+  const requests = Math.max(
+    1,
+    PROXIES.reduce((n, p) => n + latencies[p].direct.length + latencies[p].proxy.length, 0),
+  );
   return {
     rate,
     what: label,
-    samples: all.triage.length,
-    direct,
-    triage,
-    added: minus(triage, direct),
-    bare,
-    bareAdded: minus(bare, direct),
-    triageCpuUs: cpu.triage / Math.max(1, all.triage.length),
-    bareCpuUs: cpu.bare / Math.max(1, all.bare.length),
+    samples: latencies.triage.proxy.length,
+    triage: paired('triage'),
+    bare: paired('bare'),
     generatorCpuUs: (generator.user + generator.system) / requests,
     upstreamCpuUs: upstreamCpu / requests,
     errors,
@@ -292,12 +343,15 @@ async function measure(
 function print(row: Row): void {
   const f = (ms: number) => `${ms.toFixed(3)} ms`;
   const q = (x: Quantiles) => `p50 ${f(x.p50)} p99 ${f(x.p99)}`;
+  const pair = (name: string, p: Paired) =>
+    `  ${name.padEnd(10)}  ${q(p.proxy)}   added ${q(p.added)}   CPU ${p.cpuUs.toFixed(0)} µs/request\n` +
+    `    direct    ${q(p.direct)}   (sent between its requests)\n` +
+    `    GC        ${p.gc.pauses} pauses, longest ${f(p.gc.maxMs)}, ${f(p.gc.totalMs)} in all\n`;
   process.stdout.write(
-    `${row.what} at ${row.rate} req/s (n=${row.samples} per path, errors ${row.errors}, ` +
+    `${row.what} at ${row.rate} req/s per path (n=${row.samples} per path, errors ${row.errors}, ` +
       `clock late ≤ ${row.maxLateMs.toFixed(1)} ms)\n` +
-      `  direct      ${q(row.direct)}\n` +
-      `  triage      ${q(row.triage)}   added ${q(row.added)}   CPU ${row.triageCpuUs.toFixed(0)} µs/request\n` +
-      `  bare proxy  ${q(row.bare)}   added ${q(row.bareAdded)}   CPU ${row.bareCpuUs.toFixed(0)} µs/request\n` +
+      pair('triage', row.triage) +
+      pair('bare proxy', row.bare) +
       `  harness     CPU of the load generator ${row.generatorCpuUs.toFixed(0)} µs/request, ` +
       `of the fake upstream ${row.upstreamCpuUs.toFixed(0)} µs/request (same cores)\n`,
   );
@@ -342,22 +396,18 @@ async function main(): Promise<void> {
   const pool = (port: number) =>
     new Pool(`http://127.0.0.1:${port}`, { connections: 256, pipelining: 1 });
   const pools = { direct: pool(upstream.port), bare: pool(bare.port), triage: pool(triage.port) };
-  const cpuOf = (child: ChildProcess) => () =>
-    new Promise<number>((resolve) => {
-      child.once('message', (message: { cpu: NodeJS.CpuUsage }) =>
-        resolve(message.cpu.user + message.cpu.system),
-      );
-      child.send({ type: 'cpu' });
+  const usageOf = (child: ChildProcess) => () =>
+    new Promise<ChildUsage>((resolve) => {
+      child.once('message', (usage: ChildUsage) => resolve(usage));
+      child.send({ type: 'usage' });
     });
-  const targetsFor = (stream: boolean): Record<PathName, Target> => ({
-    direct: { pool: pools.direct, body: requestBody('small', stream), cpu: async () => 0 },
-    bare: { pool: pools.bare, body: requestBody('auto', stream), cpu: cpuOf(bare.child) },
-    triage: { pool: pools.triage, body: requestBody('auto', stream), cpu: cpuOf(triage.child) },
+  const none: ChildUsage = { cpuUs: 0, gcPausesMs: [] };
+  const targetsFor = (stream: boolean): Record<ProxyName | 'direct', Target> => ({
+    direct: { pool: pools.direct, body: requestBody('small', stream), usage: async () => none },
+    bare: { pool: pools.bare, body: requestBody('auto', stream), usage: usageOf(bare.child) },
+    triage: { pool: pools.triage, body: requestBody('auto', stream), usage: usageOf(triage.child) },
   });
-  const fake = {
-    reset: () => upstream.child.send({ type: 'reset' }),
-    cpu: cpuOf(upstream.child),
-  };
+  const fake = usageOf(upstream.child);
   const rows: Row[] = [];
   try {
     for (const rate of options.rates) {

@@ -1,5 +1,6 @@
 import { parseServerConfig } from '../../src/server/config.js';
 import { createTriageServer } from '../../src/server/index.js';
+import { reportToParent } from './child.js';
 
 /**
  * Child process of `npm run bench:server`: the routing server (the real tier router, no LLM check)
@@ -20,10 +21,4 @@ const config = parseServerConfig({
 });
 const server = createTriageServer({ config });
 const url = await server.listen({ port: 0 });
-process.send?.({ port: Number(new URL(url).port) });
-process.on('message', (message: { type?: string }) => {
-  if (message.type === 'cpu') process.send?.({ cpu: process.cpuUsage() });
-});
-process.on('disconnect', () => {
-  void server.close().then(() => process.exit(0));
-});
+reportToParent({ port: Number(new URL(url).port) }, () => server.close());
