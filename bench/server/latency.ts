@@ -17,7 +17,7 @@ import type { ChildUsage } from './child.js';
  * a client that waits for it. Each request's latency runs from its send to its last body byte.
  *
  * Each proxy is measured in phases of its own, `rounds` per rate, the proxies taking turns. In a
- * phase, direct requests go out between the proxy's, at the same rate: what the proxy adds is
+ * phase, direct requests go out alongside the proxy's, on the same clock and at the same rate: what the proxy adds is
  * its latency minus that of direct requests sent at the same moments, so a pause of the machine
  * falls on both sides of the difference. Then streaming: time to the first body byte (the first
  * event). Each row also gives the CPU time and the garbage-collection pauses of each proxy, and the
@@ -156,8 +156,9 @@ interface Lane {
 /**
  * Sends requests at `rate` per second on each of `targets` for `seconds`, on one clock, and
  * measures each one: to the last body byte, or (with `firstByte`) to the first. With several
- * targets their requests alternate, evenly spaced (with two at 1,000 req/s each: one every 0.5
- * ms, turn about), so that a pause of the machine falls on all of them alike.
+ * targets their requests take turns on the clock, so that a pause of the machine falls on all of
+ * them alike. Node's timers tick every millisecond: at 1,000 req/s each, two targets' requests go
+ * out together, each pair led by the other target.
  */
 function runPhase(
   targets: readonly { readonly pool: Pool; readonly body: string }[],
@@ -222,7 +223,7 @@ interface Quantiles {
   readonly p99: number;
 }
 
-/** A proxy's latencies, those of the direct requests sent between its own, and the difference. */
+/** A proxy's latencies, those of the direct requests sent alongside its own, and the difference. */
 interface Paired {
   /** The direct path, in the same phases as the proxy. */
   readonly direct: Quantiles;
@@ -345,7 +346,7 @@ function print(row: Row): void {
   const q = (x: Quantiles) => `p50 ${f(x.p50)} p99 ${f(x.p99)}`;
   const pair = (name: string, p: Paired) =>
     `  ${name.padEnd(10)}  ${q(p.proxy)}   added ${q(p.added)}   CPU ${p.cpuUs.toFixed(0)} µs/request\n` +
-    `    direct    ${q(p.direct)}   (sent between its requests)\n` +
+    `    direct    ${q(p.direct)}   (sent alongside its requests)\n` +
     `    GC        ${p.gc.pauses} pauses, longest ${f(p.gc.maxMs)}, ${f(p.gc.totalMs)} in all\n`;
   process.stdout.write(
     `${row.what} at ${row.rate} req/s per path (n=${row.samples} per path, errors ${row.errors}, ` +

@@ -1,48 +1,44 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FakeRequest } from '../../src/testing/fake-types.js';
+import { openAiWire } from '../../src/testing/wire-openai.js';
+import { estimateTokens } from '../../src/testing/wire-shared.js';
 import { reportToParent } from './child.js';
 
 /**
  * Child process of `npm run bench:server`: the fake upstream every path calls. It shares a CPU
  * with the load generator, so it does as little as an OpenAI-compatible server can: it reads the
- * request, and answers with bytes prepared once, the same short text every time, as one
- * `chat.completion` object or (when the request asks for a stream) as one `chat.completion.chunk`
- * event per word written as fast as possible, then `[DONE]`. The test suite's fake LLM server
- * (`src/testing`) speaks the same wire format but parses and records every request: 2-3 times the
- * CPU per request, which, on a shared machine, is noise in what is measured.
+ * request and answers with bytes encoded once (by the test suite's OpenAI wire format), the same
+ * short text every time, as one `chat.completion` object or, when the request asks for a stream,
+ * as one `chat.completion.chunk` event per piece written as fast as possible, then `[DONE]`. The
+ * test suite's fake LLM server (`src/testing`) also parses and records every request: 2-3 times
+ * the CPU per request, which, on a shared machine, is noise in what is measured.
  */
 const TEXT = 'A short answer of about a dozen words, as a small model would give.';
-const CREATED = Math.floor(Date.now() / 1000);
 
-const completion = Buffer.from(
-  JSON.stringify({
-    id: 'chatcmpl-bench',
-    object: 'chat.completion',
-    created: CREATED,
+/** The answer to a request, `stream` or not, in the OpenAI wire format. */
+function encoded(stream: boolean): readonly Buffer[] {
+  const request: FakeRequest = {
+    seq: 0,
+    method: 'POST',
+    path: '/v1/chat/completions',
+    headers: {},
+    body: { stream },
+    rawBody: '',
+    format: 'openai',
     model: 'small',
-    choices: [{ index: 0, message: { role: 'assistant', content: TEXT }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 60, completion_tokens: 14, total_tokens: 74 },
-  }),
-);
+    messages: [],
+    prompt: '',
+    stream,
+    outcome: 'pending',
+  };
+  const usage = { inputTokens: 60, outputTokens: estimateTokens(TEXT) };
+  const body = openAiWire.encode({ request, model: 'small', text: TEXT, isJson: false, usage });
+  return body.pieces.map((piece) => Buffer.from(piece));
+}
 
-const chunk = (delta: Record<string, string>, finish: string | null) =>
-  Buffer.from(
-    `data: ${JSON.stringify({
-      id: 'chatcmpl-bench',
-      object: 'chat.completion.chunk',
-      created: CREATED,
-      model: 'small',
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    })}\n\n`,
-  );
-
-const words = TEXT.split(' ');
-const events: readonly Buffer[] = [
-  chunk({ role: 'assistant', content: '' }, null),
-  ...words.map((word, i) => chunk({ content: i === 0 ? word : ` ${word}` }, null)),
-  chunk({}, 'stop'),
-  Buffer.from('data: [DONE]\n\n'),
-];
+const completion = encoded(false)[0] as Buffer;
+const events = encoded(true);
 
 /** Whether the request body asks for a stream (the bodies the harness sends are compact JSON). */
 const STREAM = Buffer.from('"stream":true');
