@@ -97,6 +97,14 @@ const DimensionsSchema = Type.Object(
          * such as "weather" attached to a request does not make the request simple.
          */
         withAction: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+        /**
+         * SIMPLE only with positive evidence: a prompt in which something was recognised but no
+         * simple indicator ("Write a haiku about snow": an action, nothing simple) is at least
+         * MEDIUM, however short, and its confidence is measured to the boundaries above MEDIUM.
+         * Off: the document's rule, where shortness alone scores toward SIMPLE and such prompts
+         * sit on the MEDIUM boundary (ambiguous).
+         */
+        requiredForSimple: Type.Boolean({ default: true }),
       },
       { additionalProperties: false, default: {} },
     ),

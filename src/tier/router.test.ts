@@ -20,7 +20,7 @@ function provider(answer: (request: CompletionRequest) => string | Promise<strin
   return { llm, requests };
 }
 
-const AMBIGUOUS = 'Write a poem about spring'; // scores just below 0, confidence ~0.54
+const AMBIGUOUS = 'What are the differences between TCP and UDP?'; // just below 0, confidence ~0.63
 const CONFIDENT = 'What is the capital of France?';
 
 describe('TierRouter without an LLM check', () => {

@@ -32,6 +32,7 @@ export class ScoreParams {
   readonly simpleFullBelow: number;
   readonly simpleNoneAbove: number;
   readonly simpleWithAction: number;
+  readonly simpleNeedsEvidence: boolean;
 
   readonly imperativeCategory: number;
   readonly agenticCategory: number;
@@ -89,6 +90,7 @@ export class ScoreParams {
     this.simpleFullBelow = dims.simpleIndicators.fullBelow;
     this.simpleNoneAbove = dims.simpleIndicators.noneAbove;
     this.simpleWithAction = dims.simpleIndicators.withAction;
+    this.simpleNeedsEvidence = dims.simpleIndicators.requiredForSimple;
 
     this.imperativeCategory = index.imperativeVerbs;
     this.agenticCategory = index.agenticTask;

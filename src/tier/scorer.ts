@@ -163,8 +163,17 @@ export class TierScorer {
     // not enough to know anything about a prompt).
     if (s[QUESTIONS] !== 0 || s[MULTI_STEP] !== 0) recognized = true;
 
+    // SIMPLE only with positive evidence: a recognised prompt without a simple indicator ("Write
+    // a haiku about snow") is at least MEDIUM however short, so only the boundaries above MEDIUM
+    // can make it unsure.
+    const notSimple = p.simpleNeedsEvidence && recognized && s[SIMPLE] === 0;
     let tier = this.#tierOf(score);
-    let confidence = sigmoid(p.steepness * this.#distanceToBoundary(score));
+    let liftedToMedium = false;
+    if (notSimple && tier === 'SIMPLE') {
+      tier = 'MEDIUM';
+      liftedToMedium = true;
+    }
+    let confidence = sigmoid(p.steepness * this.#distanceToBoundary(score, notSimple));
     if (!recognized) confidence = Math.min(confidence, p.unrecognizedConfidence);
     let override: TierOverride | undefined;
     let overrideCount = 0;
@@ -220,6 +229,7 @@ export class TierScorer {
       overrideWhy,
       images,
       raisedTo,
+      liftedToMedium,
     };
     return new LazyScore(
       this.#signalSource,
@@ -315,13 +325,14 @@ export class TierScorer {
     return 'SIMPLE';
   }
 
-  #distanceToBoundary(score: number): number {
+  /** Distance to the nearest tier boundary; `aboveMedium`: to COMPLEX's or REASONING's only. */
+  #distanceToBoundary(score: number, aboveMedium: boolean): number {
     const p = this.#params;
-    return Math.min(
-      Math.abs(score - p.boundaryMedium),
+    const upper = Math.min(
       Math.abs(score - p.boundaryComplex),
       Math.abs(score - p.boundaryReasoning),
     );
+    return aboveMedium ? upper : Math.min(Math.abs(score - p.boundaryMedium), upper);
   }
 }
 

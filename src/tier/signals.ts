@@ -56,6 +56,8 @@ export interface SignalFacts {
   readonly images: number;
   /** The tier vision raised the verdict to, if it did. */
   readonly raisedTo: Tier | undefined;
+  /** The score was in SIMPLE's range, but no simple indicator was found: MEDIUM. */
+  readonly liftedToMedium: boolean;
 }
 
 /** A score whose signals are written on first access (its JSON is that of a plain object). */
@@ -132,6 +134,7 @@ function writeSignals(source: SignalSource, facts: SignalFacts, score: TierScore
   }
   if (facts.numbers >= reasoningMarkers.minNumbers) signals.push(`numbers (${facts.numbers})`);
   if (facts.questions) signals.push(`questions (${facts.questionMarks})`);
+  if (facts.liftedToMedium) signals.push('no simple evidence → MEDIUM');
   const overrides = options.overrides;
   if (score.override === 'huge-context') {
     const { minTokens } = overrides.hugeContext;
