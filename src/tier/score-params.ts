@@ -50,6 +50,19 @@ export class ScoreParams {
   readonly llmBelow: number;
   readonly unrecognizedConfidence: number;
 
+  /** Two-way split (`split` option): its threshold and tiers; `splitEnabled` false without. */
+  readonly splitEnabled: boolean;
+  readonly splitThreshold: number;
+  readonly splitWeak: Tier;
+  readonly splitStrong: Tier;
+
+  /** Trained weights' learned term: its word category (-1: none) and feature weights. */
+  readonly learnedEnabled: boolean;
+  readonly learnedCategory: number;
+  readonly learnedLogTokens: number;
+  readonly learnedLogNumbers: number;
+  readonly learnedQuestionMarks: number;
+
   readonly hugeEnabled: boolean;
   readonly hugeSkipScan: boolean;
   readonly hugeMinTokens: number;
@@ -66,8 +79,9 @@ export class ScoreParams {
   constructor(options: TierOptions, lexicon: TierLexicon) {
     const dims = options.dimensions;
     const index = lexicon.index;
+    const trained = options.weights;
     DIMENSIONS.forEach((name, d) => {
-      this.weights[d] = dims[name].weight;
+      this.weights[d] = trained?.dimensions[name] ?? dims[name].weight;
     });
     this.dimensionBitOf = new Int32Array(lexicon.lexicon.categories.length);
     for (const name of KEYWORD_DIMENSIONS) {
@@ -101,9 +115,21 @@ export class ScoreParams {
     this.multiStepMinActions = dims.multiStepPatterns.minActions;
     this.minQuestions = dims.questionComplexity.minQuestions;
 
-    this.boundaryMedium = options.boundaries.MEDIUM;
-    this.boundaryComplex = options.boundaries.COMPLEX;
-    this.boundaryReasoning = options.boundaries.REASONING;
+    const boundaries = trained?.boundaries ?? options.boundaries;
+    this.boundaryMedium = boundaries.MEDIUM;
+    this.boundaryComplex = boundaries.COMPLEX;
+    this.boundaryReasoning = boundaries.REASONING;
+    const split = options.split;
+    this.splitEnabled = split !== undefined;
+    this.splitThreshold = split?.threshold ?? 0;
+    this.splitWeak = split?.weak ?? 'SIMPLE';
+    this.splitStrong = split?.strong ?? 'COMPLEX';
+    const learned = trained?.learned;
+    this.learnedEnabled = learned !== undefined;
+    this.learnedCategory = lexicon.learned;
+    this.learnedLogTokens = learned?.features.logTokens ?? 0;
+    this.learnedLogNumbers = learned?.features.logNumbers ?? 0;
+    this.learnedQuestionMarks = learned?.features.questionMarks ?? 0;
     this.steepness = options.confidence.steepness;
     this.llmBelow = options.confidence.llmBelow;
     this.unrecognizedConfidence = options.confidence.unrecognized;
