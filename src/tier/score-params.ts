@@ -139,10 +139,10 @@ export class ScoreParams {
     this.hugeSkipScan = hugeContext.enabled && hugeContext.skipScan;
     this.hugeMinTokens = hugeContext.minTokens;
     this.hugeConfidence = hugeContext.confidence;
-    this.reasoningOverride = reasoning.enabled;
+    this.reasoningOverride = trained?.overrides?.reasoning ?? reasoning.enabled;
     this.reasoningOverrideMinWeight = reasoning.minWeight;
     this.reasoningOverrideConfidence = reasoning.confidence;
-    this.complexityOverride = complexity.enabled;
+    this.complexityOverride = trained?.overrides?.complexity ?? complexity.enabled;
     this.complexityMinSignals = complexity.minSignals;
     this.complexityMinSignalsAlone = complexity.minSignalsAlone;
     this.complexityConfidence = complexity.confidence;

@@ -130,7 +130,11 @@ export function trainTierWeights(
     fittedTo === 'outcomes'
       ? matchedBoundaries(design, fit, features, trainIndex, base)
       : fit.boundaries!;
-  const weights = toWeights(fit, vocabulary, boundaries, fittedTo, {
+  const overrides =
+    fittedTo === 'outcomes'
+      ? helpfulOverrides(design, fit, rows, features, trainIndex, base)
+      : undefined;
+  const weights = toWeights(fit, vocabulary, boundaries, fittedTo, overrides, {
     rows: trainIndex.length,
     seed,
     heldOut: heldOutCount,
@@ -451,11 +455,50 @@ function matchedBoundaries(
 /** Word weights smaller than this are left out of the file: they move no decision. */
 const MIN_WORD_WEIGHT = 1e-3;
 
+/**
+ * Which of the reasoning and complexity overrides (on in `base`) to keep with an outcome fit: an
+ * override sends its prompts to the strong tier before any score does, which helps only if they
+ * gain more from the strong model than the prompts the fitted score ranks first. Each is kept
+ * when the fitted rows' APGR with it is at least that without it.
+ */
+function helpfulOverrides(
+  design: Design,
+  fit: Fit,
+  rows: readonly TrainingRow[],
+  features: readonly PromptFeatures[],
+  train: readonly number[],
+  base: TierOptions,
+): NonNullable<TierWeights['overrides']> {
+  const scores = train.map((i) => design.score(i, fit.params));
+  const outcomes = train.map((i) => rows[i]!.outcome!);
+  const apgr = (kept: ReadonlySet<string>) =>
+    routingCurve(
+      train.map((i, k) => {
+        const override = features[i]!.override;
+        return override === 'huge-context' || (override !== undefined && kept.has(override))
+          ? Number.POSITIVE_INFINITY
+          : scores[k]!;
+      }),
+      outcomes,
+    ).apgr;
+  const kept = new Set<string>();
+  if (base.overrides.reasoning.enabled) kept.add('reasoning');
+  if (base.overrides.complexity.enabled) kept.add('complexity');
+  for (const name of ['reasoning', 'complexity'] as const) {
+    if (!kept.has(name)) continue;
+    const without = new Set(kept);
+    without.delete(name);
+    if (apgr(without) > apgr(kept)) kept.delete(name);
+  }
+  return { reasoning: kept.has('reasoning'), complexity: kept.has('complexity') };
+}
+
 function toWeights(
   fit: Fit,
   vocabulary: readonly string[],
   boundaries: TierWeights['boundaries'],
   fittedTo: 'tiers' | 'outcomes',
+  overrides: TierWeights['overrides'],
   training: Record<string, unknown>,
 ): TierWeights {
   const p = fit.params;
@@ -479,6 +522,7 @@ function toWeights(
       },
       words,
     },
+    ...(overrides ? { overrides } : {}),
     training,
   });
 }

@@ -68,6 +68,17 @@ export const TierWeightsSchema = Type.Object(
       { additionalProperties: false },
     ),
     learned: Type.Optional(LearnedTermSchema),
+    /**
+     * Replace the options' `overrides.<name>.enabled`. An outcome fit keeps the reasoning and
+     * complexity overrides only where sending their prompts to the strong tier first helped on
+     * the fitted rows; otherwise the score alone ranks them.
+     */
+    overrides: Type.Optional(
+      Type.Object(
+        { reasoning: Type.Optional(Type.Boolean()), complexity: Type.Optional(Type.Boolean()) },
+        { additionalProperties: false },
+      ),
+    ),
     /** How the weights were made (rows, seed, held-out figures): for people, not read back. */
     training: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
