@@ -153,6 +153,15 @@ describe('TierRouter without an LLM check', () => {
 });
 
 describe('TierRouter with an LLM check', () => {
+  it('never asks it with a two-way split: the threshold decides', async () => {
+    const { llm, requests } = provider(() => 'REASONING');
+    const score = createTierRouter().classify(AMBIGUOUS).score!;
+    const router = createTierRouter({ split: { threshold: score + 0.01 } }, { classifier: llm });
+    expect(router.classify(AMBIGUOUS)).toMatchObject({ needsLlm: false, source: 'local' });
+    expect(await router.decide(AMBIGUOUS)).toMatchObject({ tier: 'SIMPLE', source: 'local' });
+    expect(requests).toHaveLength(0);
+  });
+
   it('asks the LLM only below 0.70 confidence, and uses its answer', async () => {
     const { llm, requests } = provider(() => 'MEDIUM');
     const router = createTierRouter({}, { classifier: llm });
