@@ -41,7 +41,7 @@ export class FeatureExtractor {
 
   /** `options` without trained weights: features are what the untrained scorer sees. */
   constructor(options: TierOptions) {
-    const { weights: _weights, split: _split, ...base } = options;
+    const base = untrainedOptions(options);
     this.#options = base;
     this.#scorer = new TierScorer(base);
   }
@@ -90,4 +90,10 @@ export function learnableWords(text: string): string[] {
     word = '';
   }
   return [...words];
+}
+
+/** `options` without trained weights and without a split: the document's four-tier scorer. */
+export function untrainedOptions(options: TierOptions): TierOptions {
+  const { weights: _weights, split: _split, ...rest } = options;
+  return rest;
 }

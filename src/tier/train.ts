@@ -1,6 +1,6 @@
 import { indicesByGroup, type Outcome, routingCurve } from '../eval/routing.js';
 import type { TierRequest } from './extract.js';
-import { FeatureExtractor, type PromptFeatures } from './features.js';
+import { FeatureExtractor, type PromptFeatures, untrainedOptions } from './features.js';
 import { DIMENSIONS } from './keywords/index.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from './options.js';
 import { createTierRouter, type TierRouter } from './router.js';
@@ -140,8 +140,8 @@ export function trainTierWeights(
     heldOut: heldOutCount,
   });
 
-  const untrained = createTierRouter(base);
-  const trained = createTierRouter({ ...withoutWeights(base), weights });
+  const untrained = createTierRouter(untrainedOptions(base));
+  const trained = createTierRouter({ ...untrainedOptions(base), weights });
   const figures = (indices: readonly number[]) =>
     fittedTo === 'outcomes'
       ? outcomeFigures(rows, indices, trained, untrained)
@@ -173,11 +173,6 @@ function labelKind(rows: readonly TrainingRow[]): 'tiers' | 'outcomes' {
   throw new RangeError(
     'every row needs the same kind of label: tier labels, or the two models’ outcomes',
   );
-}
-
-function withoutWeights(options: TierOptions): TierOptions {
-  const { weights: _weights, split: _split, ...rest } = options;
-  return rest;
 }
 
 /** A permutation of 0..n-1 drawn from `seed` (mulberry32, Fisher–Yates). */
