@@ -229,6 +229,30 @@ describe('GuidanceEngine with an LLM provider', () => {
     expect(llm.calls).toBe(1);
   });
 
+  it('runs providers in declaration order: an LLM provider declared first can win', async () => {
+    let says = true;
+    const llm = asking(() =>
+      Promise.resolve(
+        says ? ClassificationResult.yes(0.8, { reason: 'stuck' }) : ClassificationResult.no(),
+      ),
+    );
+    const providers: GuidanceProvider[] = [
+      { id: 'first', classifier: firing('first', (c) => c.toolCallCount === 3), guidance: '1' },
+      { id: 'llm', asyncClassifier: llm, guidance: 'llm' },
+      { id: 'last', classifier: firing('last'), guidance: 'local' },
+    ];
+    const engine = new GuidanceEngine({ providers });
+    expect((await engine.onEventAsync(ok('a'))).map((g) => g.provider)).toEqual(['llm']);
+    says = false;
+    expect((await engine.onEventAsync(ok('b'))).map((g) => g.provider)).toEqual(['last']);
+    expect((await engine.onEventAsync(ok('c'))).map((g) => g.provider)).toEqual(['first']);
+    expect(llm.calls).toBe(2); // not asked once the local provider before it had fired
+    says = true;
+    const both = new GuidanceEngine({ providers, maxPerEvent: 3 });
+    expect((await both.onEventAsync(ok('a'))).map((g) => g.provider)).toEqual(['llm', 'last']);
+    expect(both.stats).toMatchObject({ events: 1, evaluations: 1, fired: 2 });
+  });
+
   it('fails open when the async classifier throws, and refuses overlapping events', async () => {
     const onError = vi.fn();
     let release: (r: ClassificationResult) => void = () => {};

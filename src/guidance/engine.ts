@@ -173,8 +173,9 @@ const NONE: readonly Guidance[] = Object.freeze([]);
  * the core `runClassifiers`, so classifiers that throw are skipped and reported, fail open) and
  * returns the guidance of the first `maxPerEvent` that fire, honouring each provider's minimum
  * confidence, cooldown, session limit and per-turn limit. LLM-backed providers run only in
- * {@link onEventAsync}, after the local ones, and only while the event's budget is not used up:
- * a cheap LLM is asked only when no local signal already answered.
+ * {@link onEventAsync}, in their place in the declaration order, and only while the event's
+ * budget is not used up: declared after the local providers, a cheap LLM is asked only when no
+ * local signal already answered; declared first, it can win.
  *
  * One engine per agent session. Events must be applied one at a time: await `onEventAsync`
  * before sending the next event.
@@ -267,28 +268,44 @@ export class GuidanceEngine {
     }
     this.#builder.onEvent(event);
     this.#stats.events++;
+    this.#stats.evaluations++;
     return this.#evaluateLocal([]);
   }
 
   /**
-   * Applies one event and returns the guidance to inject now, asking LLM-backed providers when no
-   * local provider used up the event's budget. Never rejects because of a provider: they fail open.
+   * Applies one event and returns the guidance to inject now, running every provider, local and
+   * LLM-backed, in declaration order until the event's budget is used up. Never rejects because
+   * of a provider: they fail open.
    */
   async onEventAsync(event: TrajectoryEvent, signal?: AbortSignal): Promise<readonly Guidance[]> {
     this.#checkIdle();
     this.#builder.onEvent(event);
     this.#stats.events++;
+    this.#stats.evaluations++;
     const out: Guidance[] = [];
-    this.#evaluateLocal(out);
-    if (out.length >= this.maxPerEvent || this.#async.length === 0)
-      return out.length > 0 ? out : NONE;
+    if (this.#async.length === 0) return this.#evaluateLocal(out);
     this.#busy = true;
     try {
-      await this.#evaluateAsync(out, signal);
+      await this.#evaluateInOrder(out, signal);
     } finally {
       this.#busy = false;
     }
     return out.length > 0 ? out : NONE;
+  }
+
+  /**
+   * Runs the providers in declaration order (first match wins): the local ones before an
+   * LLM-backed provider, then it, and so on, so an LLM provider declared first can win.
+   */
+  async #evaluateInOrder(out: Guidance[], signal: AbortSignal | undefined): Promise<void> {
+    let from = 0;
+    for (const provider of this.#async) {
+      this.#evaluateLocal(out, from, provider.index);
+      if (out.length >= this.maxPerEvent) return;
+      await this.#evaluateAsync(out, signal, [provider]);
+      from = provider.index + 1;
+    }
+    this.#evaluateLocal(out, from);
   }
 
   /** Forgets the session: an empty trajectory, no fires, no cooldowns. Counters are kept. */
@@ -300,12 +317,17 @@ export class GuidanceEngine {
     this.#entriesStale = true;
   }
 
-  /** Runs the local providers, adding what fires to `out`. */
-  #evaluateLocal(out: Guidance[]): readonly Guidance[] {
-    this.#stats.evaluations++;
+  /** Runs the local providers declared in [from, to), adding what fires to `out`. */
+  #evaluateLocal(out: Guidance[], from = 0, to = this.#providers.length): readonly Guidance[] {
     const context = this.#builder.context;
     const turn = this.#startTurn();
     let entries = this.#activeEntries();
+    if (from > 0 || to < this.#providers.length) {
+      entries = entries.filter((entry) => {
+        const { index } = entry.classifier as CompiledProvider;
+        return index >= from && index < to;
+      });
+    }
     const options = { turn, tracker: this.#tracker, onError: this.#onError };
     while (out.length < this.maxPerEvent && entries.length > 0) {
       const { fired } = runClassifiers(entries, context, options);
@@ -317,10 +339,14 @@ export class GuidanceEngine {
     return out.length > 0 ? out : NONE;
   }
 
-  async #evaluateAsync(out: Guidance[], signal: AbortSignal | undefined): Promise<void> {
+  async #evaluateAsync(
+    out: Guidance[],
+    signal: AbortSignal | undefined,
+    providers: readonly CompiledProvider[] = this.#async,
+  ): Promise<void> {
     const context = this.#builder.context;
     const turn = this.#startTurn();
-    for (const provider of this.#async) {
+    for (const provider of providers) {
       if (out.length >= this.maxPerEvent) return;
       if (this.#firedThisTurn[provider.index]! >= provider.maxPerTurn) continue;
       if (this.#tracker.blockedBy(provider.name, turn, provider.config) !== undefined) continue;
