@@ -76,7 +76,7 @@ const UNCERTAIN = 0.5;
 export type PrematchDecision = 'yes' | 'no' | 'uncertain';
 
 /** The pre-matcher's verdict on one capability for one task. */
-export interface CapabilityMatch {
+export interface PrematchMatch {
   readonly name: string;
   readonly decision: PrematchDecision;
   /** Similarity in [0, 1] of the task to the capability's positive examples. */
@@ -95,7 +95,7 @@ export interface PrematchResult {
   /** Share in [0, 1] of the task's wording that appears in the examples. */
   readonly coverage: number;
   /** One verdict per capability, in the order the pre-matcher was compiled with. */
-  readonly matches: readonly CapabilityMatch[];
+  readonly matches: readonly PrematchMatch[];
 }
 
 /** A compiled pre-matcher over a fixed set of capabilities. */
@@ -157,7 +157,7 @@ export class Prematcher {
       }
     }
     const runnerUp = second < 0 ? 0 : scores[second]!;
-    const matches: CapabilityMatch[] = new Array(count);
+    const matches: PrematchMatch[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const nextBest = i === first ? runnerUp : first < 0 ? 0 : scores[first]!;
       matches[i] = this.#verdict(i, scores[i]!, negatives[i]!, nextBest, coverage);
@@ -171,7 +171,7 @@ export class Prematcher {
     negative: number,
     nextBest: number,
     coverage: number,
-  ): CapabilityMatch {
+  ): PrematchMatch {
     const { noBelow, yesAbove, margin, minCoverage, guessAbove, guessWithin } = this.options;
     const name = this.names[i]!;
     const guess = score >= guessAbove && score > negative && score >= nextBest - guessWithin;
@@ -219,7 +219,7 @@ enum Why {
   Between,
 }
 
-class Match implements CapabilityMatch {
+class Match implements PrematchMatch {
   constructor(
     readonly name: string,
     readonly decision: PrematchDecision,
@@ -258,7 +258,7 @@ class Match implements CapabilityMatch {
   }
 
   /** Plain data, with the reason, for JSON output and equality checks. */
-  toJSON(): Omit<CapabilityMatch, never> {
+  toJSON(): Omit<PrematchMatch, never> {
     const { name, decision, score, negative, value, confidence, reason } = this;
     return { name, decision, score, negative, value, confidence, reason };
   }

@@ -201,6 +201,44 @@ describe('GuidanceEngine', () => {
   });
 });
 
+describe('GuidanceContext.session', () => {
+  it('gives classifiers the session: its id, start and the application data', () => {
+    const data: Record<string, unknown> = { task: 'fix the build', budget: 2 };
+    const overBudget = firing(
+      'over_budget',
+      (c) => c.toolCallCount > (c.session.data.budget as number),
+    );
+    const engine = new GuidanceEngine({
+      providers: [{ classifier: overBudget, guidance: 'Budget of {reason}' }],
+      session: { id: 'run-42', data },
+      trajectory: { now: () => 1_700_000_000_000 },
+    });
+    expect(engine.context.session).toEqual({ id: 'run-42', startedAt: 1_700_000_000_000, data });
+    expect(engine.onEvent(ok('a'))).toEqual([]);
+    expect(engine.onEvent(ok('b'))).toEqual([]);
+    data.budget = 1; // the application's object, kept by reference
+    expect(engine.onEvent(ok('c')).map((g) => g.provider)).toEqual(['over_budget']);
+    engine.reset();
+    expect(engine.context.session.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(engine.context.session.data).toEqual({});
+    engine.reset({ id: 'run-43', data: { budget: 0 } });
+    expect(engine.context.session).toMatchObject({ id: 'run-43', data: { budget: 0 } });
+    expect(engine.onEvent(ok('d')).map((g) => g.provider)).toEqual(['over_budget']);
+  });
+
+  it('gives each new engine its own session id, and rejects a bad one naming the field', () => {
+    expect(new GuidanceEngine().context.session.id).not.toBe(
+      new GuidanceEngine().context.session.id,
+    );
+    expect(() => new GuidanceEngine({ session: { id: '' } })).toThrow(
+      /\/id must be a non-empty string/,
+    );
+    expect(() => new GuidanceEngine({ session: { data: [] as never } })).toThrow(
+      /\/data must be an object/,
+    );
+  });
+});
+
 describe('GuidanceEngine with an LLM provider', () => {
   const asking = (answer: () => Promise<ClassificationResult>) => ({
     name: 'llm(test)',

@@ -6,7 +6,12 @@ import { type ClassifierEntry, type ClassifierFailure, runClassifiers } from '..
 import { TrajectoryBuilder, type TrajectoryBuilderOptions } from './builder.js';
 import { defaultGuidanceProviders } from './defaults.js';
 import { compileTemplate, type TemplateValues } from './template.js';
-import type { GuidanceContext, Trajectory, TrajectoryEvent } from './types.js';
+import type {
+  GuidanceContext,
+  GuidanceSessionInput,
+  Trajectory,
+  TrajectoryEvent,
+} from './types.js';
 
 /** The text to inject: fixed, with placeholders (see `compileTemplate`), or computed. */
 export type GuidanceText =
@@ -62,6 +67,8 @@ export interface GuidanceEngineOptions {
   readonly maxPerEvent?: number;
   /** Told about every classifier that throws (the engine fails open past it). */
   readonly onError?: (failure: ClassifierFailure) => void;
+  /** The session classifiers see as `context.session` (an id, the application's data). */
+  readonly session?: GuidanceSessionInput;
 }
 
 /** Counters of a {@link GuidanceEngine}. */
@@ -220,7 +227,7 @@ export class GuidanceEngine {
     }
     this.maxPerEvent = maxPerEvent;
     this.#firedThisTurn = new Int32Array(providers.length);
-    this.#builder = new TrajectoryBuilder(options.trajectory);
+    this.#builder = this.#newTrajectory(options.session);
     const { onError } = options;
     this.#onError = (failure) => {
       this.#stats.failures++;
@@ -308,10 +315,13 @@ export class GuidanceEngine {
     this.#evaluateLocal(out, from);
   }
 
-  /** Forgets the session: an empty trajectory, no fires, no cooldowns. Counters are kept. */
-  reset(): void {
+  /**
+   * Starts a new session (`session`, or a new id and no data): an empty trajectory, no fires, no
+   * cooldowns. Counters are kept.
+   */
+  reset(session?: GuidanceSessionInput): void {
     this.#checkIdle();
-    this.#builder = new TrajectoryBuilder(this.#options.trajectory);
+    this.#builder = this.#newTrajectory(session);
     this.#tracker = new CooldownTracker();
     this.#turn = -1;
     this.#entriesStale = true;
@@ -390,6 +400,11 @@ export class GuidanceEngine {
       this.#entriesStale = false;
     }
     return this.#entries;
+  }
+
+  #newTrajectory(session: GuidanceSessionInput | undefined): TrajectoryBuilder {
+    const { trajectory } = this.#options;
+    return new TrajectoryBuilder(session === undefined ? trajectory : { ...trajectory, session });
   }
 
   #checkIdle(): void {

@@ -1,4 +1,14 @@
 /** Guidance classifiers over agent trajectories (document 001): when to nudge an agent, and with what. */
+export {
+  AllOfClassifier,
+  AnyOfClassifier,
+  ClassifierCooldownTracker,
+  type GuidanceClassifier,
+  type GuidanceProviderConfig,
+  LLMClassifier,
+  NotClassifier,
+  ThresholdClassifier,
+} from './aliases.js';
 export { TrajectoryBuilder, type TrajectoryBuilderOptions } from './builder.js';
 export {
   DoomLoopClassifier,
@@ -87,6 +97,8 @@ export { compileTemplate, type TemplateValues } from './template.js';
 export {
   type DoomLoopPattern,
   type GuidanceContext,
+  type GuidanceSession,
+  type GuidanceSessionInput,
   type ProgressStallPattern,
   type ToolCall,
   type ToolCallEvent,
