@@ -120,9 +120,13 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     return503OnClosing: true,
   });
   app.removeAllContentTypeParsers();
+  const jsonLimits = {
+    maxDepth: config.server.maxJsonDepth,
+    maxValues: config.server.maxJsonValues,
+  };
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, raw, done) => {
     try {
-      done(null, parseJsonBody(raw as Buffer));
+      done(null, parseJsonBody(raw as Buffer, jsonLimits));
     } catch (error) {
       done(error as HttpError, undefined);
     }

@@ -25,7 +25,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
-    const { body, raw } = chatRequestOf(request.body);
+    const { body, raw, modelValue } = chatRequestOf(request.body);
     const exchange = new Exchange(reply.raw);
     let injection: InjectionFinding | undefined;
     const extraHeaders: Record<string, string> = {};
@@ -62,6 +62,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
         decisionHeaders: withHeaders,
         onFailure,
         extraHeaders,
+        modelValue,
       });
     } catch (error) {
       logger.error({ reqId: request.id, err: error }, 'proxying failed');

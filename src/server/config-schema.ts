@@ -67,6 +67,13 @@ export const ServerOptionsSchema = Type.Object(
     /** Largest request body accepted, in bytes (larger: 413). Default 10 MiB. */
     bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 1024 ** 3, default: 10 * 1024 ** 2 }),
     /**
+     * Deepest nesting of arrays and objects in a request body (deeper: 400 before parsing).
+     * Parsing cost grows with nesting: 10 MB of nested arrays took seconds.
+     */
+    maxJsonDepth: Type.Integer({ minimum: 8, maximum: 100_000, default: 128 }),
+    /** Most JSON values in a request body (more: 400 before parsing). */
+    maxJsonValues: Type.Integer({ minimum: 1_000, maximum: 100_000_000, default: 100_000 }),
+    /**
      * Longest time to receive a whole request (headers and body), in milliseconds; a slower
      * client gets 408. Guards against clients that open requests and never finish them.
      */

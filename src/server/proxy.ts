@@ -5,6 +5,7 @@ import type { ChatRequestBody } from './decide.js';
 import { errorBody } from './errors.js';
 import type { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
+import type { ByteSpan } from './json-scan.js';
 import { withModel } from './model-field.js';
 import type { Routing } from './routing.js';
 import type { Upstreams } from './upstreams.js';
@@ -37,6 +38,8 @@ export interface ProxyOptions {
   readonly onFailure?: FailureListener;
   /** Extra response headers (e.g. the injection flag). */
   readonly extraHeaders?: OutgoingHttpHeaders;
+  /** Where the body's top-level `model` value lies in its bytes (`null`: none), when known. */
+  readonly modelValue?: ByteSpan | null;
 }
 
 /**
@@ -63,7 +66,7 @@ export async function proxyChat(
       exchange,
       options.upstreams.get(target.model.provider),
       target,
-      bodyFor(body, raw, target),
+      bodyFor(body, raw, target, options.modelValue),
       headers,
     );
     if (last.kind === 'answered') {
@@ -82,8 +85,14 @@ export async function proxyChat(
  * The body sent to `target`: the client's bytes when they already name its model, else the body
  * with `model` replaced (every other field passes unchanged).
  */
-function bodyFor(body: ChatRequestBody, raw: Buffer, target: Target): Buffer {
-  return body.model === target.model.model ? raw : withModel(raw, target.model.model);
+function bodyFor(
+  body: ChatRequestBody,
+  raw: Buffer,
+  target: Target,
+  modelValue: ByteSpan | null | undefined,
+): Buffer {
+  if (body.model === target.model.model) return raw;
+  return withModel(raw, target.model.model, modelValue);
 }
 
 /**
