@@ -16,6 +16,7 @@ import { registerChat } from './chat-endpoint.js';
 import {
   clientKeys,
   contextConfigOf,
+  knownKeys,
   parseServerConfig,
   type ServerConfig,
   tierOptionsOf,
@@ -27,6 +28,7 @@ import { createLogger } from './logging.js';
 import { ServerMetrics } from './metrics.js';
 import { registerRoute } from './route-endpoint.js';
 import { Router } from './routing.js';
+import { Secrets } from './secrets.js';
 import type { ServerContext } from './server-context.js';
 import { registerService } from './service-endpoints.js';
 import { tierRouterPort } from './tier-port.js';
@@ -77,11 +79,16 @@ const OPEN_ROUTES = new Set(['/health']);
 export function createTriageServer(options: TriageServerOptions): TriageServer {
   const env = options.env ?? process.env;
   const config = options.config ?? parseServerConfig({}, { env });
-  const logs = createLogger({ ...config.server.log, destination: options.logDestination });
+  const secrets = new Secrets(knownKeys(config, env));
+  const logs = createLogger({
+    ...config.server.log,
+    destination: options.logDestination,
+    secrets,
+  });
   const { logger } = logs;
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
   const catalog = new Catalog(config);
-  const upstreams = new Upstreams(config, env);
+  const upstreams = new Upstreams(config, env, secrets);
   const llm = config.llm ? createProvider(config.llm, { env, source: 'llm' }) : undefined;
   const contextConfig = contextConfigOf(config);
   const tiers =

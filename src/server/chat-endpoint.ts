@@ -7,6 +7,7 @@ import { decisionHeaders } from './headers.js';
 import { blockReason, type InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';
 import { type ProxyResult, proxyChat } from './proxy.js';
+import { requestDeadline } from './request-deadline.js';
 import type { Routing } from './routing.js';
 import { GONE, roundMs, routeOf, type ServerContext, screenOf } from './server-context.js';
 
@@ -19,13 +20,14 @@ const MAX_LOGGED_PROMPT_CHARS = 2000;
  */
 export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
   const { metrics, logger, upstreams } = ctx;
-  const { decisionHeaders: withHeaders } = ctx.config.server;
+  const { decisionHeaders: withHeaders, deadlineMs } = ctx.config.server;
   const onFailure = metrics.failed.bind(metrics);
   const screening = ctx.injection.policy !== 'off';
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
     const { body, raw, modelValue } = chatRequestOf(request.body);
+    const deadline = requestDeadline(request.headers, deadlineMs, started);
     const exchange = new Exchange(reply.raw);
     let injection: InjectionFinding | undefined;
     const extraHeaders: Record<string, string> = {};
@@ -63,6 +65,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
         onFailure,
         extraHeaders,
         modelValue,
+        deadline,
       });
     } catch (error) {
       logger.error({ reqId: request.id, err: error }, 'proxying failed');

@@ -3,6 +3,11 @@ import type { ServerResponse } from 'node:http';
 /** An upstream request in flight, which stops when the client goes away. */
 export interface CancellableAttempt {
   cancel(): void;
+  /**
+   * The server is shutting down: end the client's response now (an error event for a stream
+   * under way, a 503 before anything was sent). False when the attempt is over already.
+   */
+  shutDown(): boolean;
 }
 
 /**

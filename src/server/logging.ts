@@ -1,4 +1,5 @@
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
+import type { Secrets } from './secrets.js';
 
 /** How the server logs. */
 export interface LogOptions {
@@ -7,6 +8,8 @@ export interface LogOptions {
   readonly prompts: boolean;
   /** Where lines go (default standard output, written in batches). */
   readonly destination?: DestinationStream;
+  /** Keys removed from every line, whatever field holds them. */
+  readonly secrets?: Secrets;
 }
 
 /** Standard output is written when this much is buffered … */
@@ -23,7 +26,8 @@ export interface ServerLogger {
 /**
  * The server's structured logger (pino, one JSON line per event). Request lines carry the
  * decision, the upstream model, status and timings, never prompt text unless `prompts` is set;
- * client keys and upstream keys are redacted should a header ever be logged.
+ * client keys and upstream keys are redacted from every line (`secrets`), and from headers by
+ * path should one ever be logged.
  *
  * Standard output is written in batches of 4 KiB, and at least every second: a write per
  * request (synchronous, or handed to the thread pool) cost the request path more than everything
@@ -32,11 +36,11 @@ export interface ServerLogger {
  */
 export function createLogger(options: LogOptions): ServerLogger {
   if (options.destination) {
-    const logger = pinoLogger(options.level, options.destination);
+    const logger = pinoLogger(options, options.destination);
     return { logger, close: () => flushed(logger) };
   }
   const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
-  const logger = pinoLogger(options.level, destination);
+  const logger = pinoLogger(options, destination);
   const timer = setInterval(() => destination.flush(), FLUSH_EVERY_MS);
   timer.unref();
   return {
@@ -52,11 +56,16 @@ function flushed(logger: Logger): Promise<void> {
   return new Promise((resolve) => logger.flush(() => resolve()));
 }
 
-function pinoLogger(level: LevelWithSilent, destination: DestinationStream): Logger {
+function pinoLogger(options: LogOptions, destination: DestinationStream): Logger {
+  const { secrets } = options;
   return pino(
     {
-      level,
+      level: options.level,
       base: { service: 'triage' },
+      // Every line, as written: a key may hide in any field (an error's message, a stack).
+      ...(secrets && !secrets.isEmpty
+        ? { hooks: { streamWrite: (line: string) => secrets.redactText(line) } }
+        : {}),
       redact: {
         paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'headers.authorization'],
         censor: '[redacted]',
