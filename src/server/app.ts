@@ -23,9 +23,12 @@ import {
 } from './config.js';
 import type { TierRouterPort } from './decide.js';
 import { errorBody, errorTypeOf, HttpError } from './errors.js';
+import { OpenExchanges, shuttingDownBody } from './exchange.js';
+import { exposureWarning } from './exposure.js';
 import { InjectionScreen } from './injection-screen.js';
 import { createLogger } from './logging.js';
 import { ServerMetrics } from './metrics.js';
+import { protocolErrorHandler } from './protocol-errors.js';
 import { registerRoute } from './route-endpoint.js';
 import { Router } from './routing.js';
 import { Secrets } from './secrets.js';
@@ -68,6 +71,12 @@ export interface TriageServer {
 /** How long `close()` waits for requests in flight before it closes their connections. */
 export const DEFAULT_CLOSE_GRACE_MS = 10_000;
 
+/**
+ * How long the responses ended at the end of the grace period get to reach their clients before
+ * their connections are closed.
+ */
+const SHUTDOWN_FLUSH_MS = 1_000;
+
 /** Routes open without a client key, so that load balancers can probe them. */
 const OPEN_ROUTES = new Set(['/health']);
 
@@ -94,7 +103,10 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const tiers =
     options.tiers ??
     tierRouterPort(createTierRouter(tierOptionsOf(config), llm ? { classifier: llm } : {}));
+  const exchanges = new OpenExchanges();
+  let closing = false;
   const ctx: ServerContext = {
+    exchanges,
     config,
     logger,
     metrics,
@@ -124,8 +136,11 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       headersTimeout: Math.min(60_000, config.server.requestTimeoutMs),
     },
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Answered by `refuseWhileClosing`, in OpenAI's error shape.
+    return503OnClosing: false,
+    clientErrorHandler: protocolErrorHandler(metrics, config.server.requestTimeoutMs),
   });
+  refuseWhileClosing(app, metrics, () => closing);
   app.removeAllContentTypeParsers();
   const jsonLimits = {
     maxDepth: config.server.maxJsonDepth,
@@ -138,7 +153,8 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       done(error as HttpError, undefined);
     }
   });
-  guard(app, ctx, new ClientKeys(clientKeys(config, env)));
+  const keys = new ClientKeys(clientKeys(config, env));
+  guard(app, ctx, keys);
   registerChat(app, ctx);
   registerRoute(app, ctx);
   registerService(app, ctx);
@@ -155,19 +171,41 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
         port: at.port ?? config.server.port,
       });
       const address = app.server.address() as AddressInfo;
+      const warning = exposureWarning(address.address, keys.enabled);
+      if (warning !== undefined) logger.warn({ address: address.address }, warning);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return `http://${host}:${address.port}`;
     },
     async close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}) {
-      // Connections still open after the grace period (a stream that goes on, a client holding
-      // a connection it never used) are closed, so that shutting down always ends.
-      const force = setTimeout(() => app.server.closeAllConnections(), graceMs);
+      closing = true;
+      // Requests still in flight after the grace period are ended cleanly (an error event for
+      // a stream, a 503 for an answer not started), then every connection still open (a client
+      // holding a connection it never used) is closed, so that shutting down always ends.
+      const force = setTimeout(() => {
+        void exchanges.shutDownAll(SHUTDOWN_FLUSH_MS).then(() => app.server.closeAllConnections());
+      }, graceMs);
       await app.close();
       clearTimeout(force);
       await Promise.all([upstreams.close(), llm?.close()]);
       await logs.close();
     },
   };
+}
+
+/**
+ * Requests read while the server shuts down (on a connection that was busy when it began) get a
+ * 503 with `connection: close`, so that the client retries elsewhere.
+ */
+function refuseWhileClosing(
+  app: FastifyInstance,
+  metrics: ServerMetrics,
+  closing: () => boolean,
+): void {
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing()) return done();
+    metrics.errors.inc({ kind: 'server_shutting_down' });
+    void reply.code(503).header('connection', 'close').send(shuttingDownBody());
+  });
 }
 
 /**
@@ -201,7 +239,8 @@ function guard(app: FastifyInstance, ctx: ServerContext, keys: ClientKeys): void
       // An unexpected failure: log the error's type and stack, never the request body.
       logger.error({ reqId: request.id, err: error, route: request.routeOptions.url }, 'failed');
     }
-    if (reply.raw.destroyed) return;
+    // Nothing to answer when the client left, or when the server already did (shutting down).
+    if (reply.raw.destroyed || reply.raw.headersSent) return;
     void reply.code(http.statusCode).headers(http.headers).send(http.body());
   });
   app.setNotFoundHandler((request, reply) => {

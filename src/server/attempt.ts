@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Target } from './catalog.js';
 import { errorBody } from './errors.js';
-import type { CancellableAttempt, Exchange } from './exchange.js';
+import { type CancellableAttempt, type Exchange, sendShuttingDown } from './exchange.js';
 import { passUpstreamHeaders } from './headers.js';
 import { EventFramer, firstDataEvent, isEventStream, sseErrorEvent } from './sse.js';
 import {
@@ -459,27 +459,6 @@ function isJsonObject(payload: Buffer): boolean {
   } catch {
     return false;
   }
-}
-
-/** The answer to a request the server stopped before anything was sent: 503. */
-export function sendShuttingDown(res: ServerResponse): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const body = JSON.stringify(
-    errorBody(
-      'the server is shutting down; retry the request',
-      'server_error',
-      'server_shutting_down',
-    ),
-  );
-  res.writeHead(503, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    connection: 'close',
-  });
-  res.end(body);
 }
 
 function onAttemptTimeout(call: UpstreamCall): void {

@@ -28,7 +28,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     const started = performance.now();
     const { body, raw, modelValue } = chatRequestOf(request.body);
     const deadline = requestDeadline(request.headers, deadlineMs, started);
-    const exchange = new Exchange(reply.raw);
+    const exchange = new Exchange(reply.raw, ctx.exchanges);
     let injection: InjectionFinding | undefined;
     const extraHeaders: Record<string, string> = {};
     if (screening) {
@@ -77,7 +77,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     } finally {
       metrics.inFlight.dec();
     }
-    record(ctx, { id: request.id, body, routing, result, injection, started });
+    record(ctx, { id: request.id, body, routing, result, injection, started, exchange });
   };
   app.post('/v1/chat/completions', handler);
   app.post('/chat/completions', handler);
@@ -91,6 +91,7 @@ interface ChatOutcome {
   readonly result: ProxyResult | undefined;
   readonly injection: InjectionFinding | undefined;
   readonly started: number;
+  readonly exchange: Exchange;
 }
 
 /** The metrics and the log line of a proxied chat request. */
@@ -100,9 +101,12 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
   const { tier } = routing.decision;
   metrics.decided(routing);
   const model = result?.answeredBy?.model.id ?? 'none';
-  const status = result?.status ?? 500;
-  // 499, as nginx records it: the client closed the connection before the answer.
+  const closedByServer = chat.exchange.closedByServer;
+  // What the client got when the server shut down; else 499, as nginx records it: the client
+  // closed the connection before the answer.
+  const status = closedByServer ? chat.exchange.res.statusCode : (result?.status ?? 500);
   metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
+  if (closedByServer) metrics.errors.inc({ kind: 'server_shutting_down' });
   const outcome = result?.outcome;
   const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
   if (outcome?.kind === 'answered') {
@@ -120,7 +124,7 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
       source: routing.decision.source,
       confidence: routing.decision.confidence,
       model,
-      status: status === 0 ? 'client_closed' : status,
+      status: closedByServer ? 'server_closed' : status === 0 ? 'client_closed' : status,
       stream: chat.body.stream === true,
       ...(result && result.failures.length > 0
         ? {

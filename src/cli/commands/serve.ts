@@ -1,7 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { TriageError } from '../../core/errors.js';
 import { createTriageServer, DEFAULT_CLOSE_GRACE_MS, type TriageServer } from '../../server/app.js';
+import { clientKeys } from '../../server/config.js';
+import { exposureWarning } from '../../server/exposure.js';
 import { TIERS } from '../../tier/tiers.js';
 import { findConfigFile, loadServerConfig } from './serve-config.js';
 
@@ -47,8 +50,11 @@ export function registerServe(program: Command): void {
         },
         'triage listening',
       );
+      const { address } = server.app.server.address() as AddressInfo;
+      const exposed = exposureWarning(address, clientKeys(config).length > 0);
       process.stderr.write(
         `triage listening on ${url} (config: ${file ?? 'none'})\n` +
+          (exposed === undefined ? '' : `warning: ${exposed}\n`) +
           (upstreams === 0
             ? 'No upstream model is configured: POST /v1/route shows decisions; chat completions ' +
               'answer 503 until you add tiers (see docs/server.md).\n'
