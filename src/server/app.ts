@@ -49,6 +49,11 @@ export interface TriageServerOptions {
   readonly logDestination?: DestinationStream;
   /** Collect Node process metrics (CPU, memory, event loop) too. Default true. */
   readonly processMetrics?: boolean;
+  /**
+   * What `GET /metrics` answers; default this server's own metrics. A cluster worker answers
+   * with the metrics of all workers.
+   */
+  readonly metricsText?: () => Promise<string>;
 }
 
 /** A routing server, built and ready to listen. */
@@ -157,7 +162,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   guard(app, ctx, keys);
   registerChat(app, ctx);
   registerRoute(app, ctx);
-  registerService(app, ctx);
+  registerService(app, ctx, options.metricsText);
 
   return {
     app,

@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Target } from './catalog.js';
 import { errorBody } from './errors.js';
@@ -167,8 +166,6 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
   #framer: EventFramer | undefined;
   #committed = false;
   #paused = false;
-  /** The client's socket while corked (until the end of the tick). */
-  #corked: Socket | undefined;
   #firstByteMs = 0;
   /** When the upstream last sent something (or the client last drained), once committed. */
   #lastDataAt = 0;
@@ -307,10 +304,10 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
         return { kind: 'failed', reason: 'invalid_answer', detail, ms: this.#elapsed() };
       }
       this.#commit();
-      this.#end(secrets.redactBytes((rest as Buffer).subarray(first)));
+      this.#res.end(secrets.redactBytes((rest as Buffer).subarray(first)));
       return this.#answer();
     }
-    this.#end(rest === undefined ? undefined : secrets.redactBytes(rest));
+    this.#res.end(rest === undefined ? undefined : secrets.redactBytes(rest));
     return this.#answer();
   }
 
@@ -330,7 +327,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
       : error instanceof StoppedAttempt && error.reason === 'timeout'
         ? `${error.message} after the stream started`
         : `the upstream stream broke after it started (${describeCause(error)})`;
-    this.#end(
+    this.#res.end(
       sseErrorEvent(
         errorBody(
           `${interrupted}; the answer is incomplete`,
@@ -402,16 +399,10 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
 
   #send(controller: Dispatcher.DispatchController, data: Buffer): void {
     const res = this.#res;
-    // Pieces that arrive in the same tick leave in one write (one system call), at the end of
-    // the tick: no added delay. The socket is corked, not the response: Node 22's response cork
-    // holds back its 'drain' event (a paused upstream would never resume) and drops held writes
-    // when the response ends while corked.
-    const socket = res.socket;
-    if (this.#corked === undefined && socket !== null) {
-      this.#corked = socket;
-      socket.cork();
-      process.nextTick(uncorkCall, this);
-    }
+    // No `res.cork()`: Node already corks the socket for the rest of the tick on each write (the
+    // pieces of one tick leave in one system call), and a corked Node 22 response breaks streams:
+    // `end()` writes the last chunk before the corked pieces, and a write refused while corked
+    // is never followed by 'drain'.
     if (!res.write(data) && !this.#paused) {
       this.#paused = true;
       controller.pause();
@@ -421,19 +412,6 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
         controller.resume();
       });
     }
-  }
-
-  uncork(): void {
-    const socket = this.#corked;
-    if (socket === undefined) return;
-    this.#corked = undefined;
-    socket.uncork();
-  }
-
-  /** Ends the stream with `data`, writing what the cork holds first. */
-  #end(data: Buffer | undefined): void {
-    this.uncork();
-    this.#res.end(data);
   }
 
   #answer(interrupted?: string, closedByServer = false): AttemptAnswer {
@@ -467,8 +445,4 @@ function onAttemptTimeout(call: UpstreamCall): void {
 
 function onIdleCheck(call: UpstreamCall): void {
   call.checkIdle();
-}
-
-function uncorkCall(call: UpstreamCall): void {
-  call.uncork();
 }
