@@ -10,7 +10,7 @@ import { ContextRouter } from '../context/router.js';
 import { type ConfiguredProvider, createProvider } from '../llm/config.js';
 import { createTierRouter } from '../tier/router.js';
 import { ClientKeys } from './auth.js';
-import { parseJsonBody } from './body.js';
+import { readJsonBody } from './body-reader.js';
 import { Catalog } from './catalog.js';
 import { registerChat } from './chat-endpoint.js';
 import {
@@ -147,16 +147,12 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   });
   refuseWhileClosing(app, metrics, () => closing);
   app.removeAllContentTypeParsers();
-  const jsonLimits = {
-    maxDepth: config.server.maxJsonDepth,
-    maxValues: config.server.maxJsonValues,
+  const bodies = {
+    bodyLimit: config.server.bodyLimitBytes,
+    limits: { maxDepth: config.server.maxJsonDepth, maxValues: config.server.maxJsonValues },
   };
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, raw, done) => {
-    try {
-      done(null, parseJsonBody(raw as Buffer, jsonLimits));
-    } catch (error) {
-      done(error as HttpError, undefined);
-    }
+  app.addContentTypeParser('*', (request, payload, done) => {
+    readJsonBody(request.headers, payload, bodies, done);
   });
   const keys = new ClientKeys(clientKeys(config, env));
   guard(app, ctx, keys);

@@ -12,7 +12,7 @@ describe('JSON bodies too deep or too large to parse safely', () => {
   beforeAll(async () => {
     h = await startHarness({
       config: (baseUrl) => ({
-        server: { maxJsonDepth: 16, maxJsonValues: 1000 },
+        server: { maxJsonDepth: 16, maxJsonValues: 1000, bodyLimitBytes: 4 * 1024 * 1024 },
         providers: { fake: { baseUrl } },
         tiers: { MEDIUM: ['fake/m'] },
       }),
@@ -71,6 +71,19 @@ describe('JSON bodies too deep or too large to parse safely', () => {
       metadata: { model: 'a' },
     });
     expect((await post(completions(), body)).status).toBe(200);
+  });
+
+  it('checks a body that arrives in many chunks as it comes, and still answers with the 400', async () => {
+    // 1 MB of prompt first: the nesting comes in a later chunk.
+    const prompt = 'a'.repeat(1024 * 1024);
+    const deep = nested(17).replace('"content":"x"', `"content":"${prompt}"`);
+    const res = await post(completions(), deep);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).error.code).toBe('json_too_complex');
+    const fine = JSON.stringify(chat(prompt));
+    const ok = await post(completions(), fine);
+    expect(ok.status).toBe(200);
+    expect(h.fake.chatRequests[0]?.rawBody).toBe(fine.replace('"model":"auto"', '"model":"m"'));
   });
 
   it('applies to POST /v1/route as well', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonTooComplexError, scanJson } from './json-scan.js';
+import { JsonLimitGuard, JsonTooComplexError, scanJson } from './json-scan.js';
 
 /** Nesting depth of a JSON value: 0 for a scalar, 1 for a flat array or object. */
 function depthOf(value: unknown): number {
@@ -77,4 +77,50 @@ describe('scanJson', () => {
   it('treats strings of a top-level array as values, not keys', () => {
     expect(scanJson(Buffer.from('["model", "model"]')).modelKeys).toBe(0);
   });
+
+  it('judges a body cut in chunks anywhere as it judges the whole', () => {
+    // Strings full of quotes and backslashes, so that escapes straddle the cuts.
+    const tricky = fc.string({
+      unit: fc.constantFrom('a', '"', '\\', '[', '{', ','),
+      maxLength: 12,
+    });
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        tricky,
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(tricky, tie('node'), { maxKeys: 3 }),
+      ),
+    })).node;
+    const limits = fc.record({
+      maxDepth: fc.integer({ min: 0, max: 6 }),
+      maxValues: fc.integer({ min: 0, max: 30 }),
+    });
+    fc.assert(
+      fc.property(value, limits, fc.array(fc.nat(), { maxLength: 6 }), (v, lim, cuts) => {
+        const raw = Buffer.from(JSON.stringify(v));
+        const whole = verdict(() => scanJson(raw, lim));
+        const guard = new JsonLimitGuard(lim);
+        const at = [...new Set(cuts.map((c) => c % (raw.length + 1)))].sort((a, b) => a - b);
+        const chunked = verdict(() => {
+          let from = 0;
+          for (const to of [...at, raw.length]) {
+            guard.push(raw.subarray(from, to));
+            from = to;
+          }
+        });
+        expect(chunked).toBe(whole);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
+
+function verdict(run: () => unknown): string {
+  try {
+    run();
+    return 'ok';
+  } catch (error) {
+    return (error as JsonTooComplexError).limit;
+  }
+}

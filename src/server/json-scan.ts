@@ -122,6 +122,80 @@ export function scanJson(raw: Buffer, limits: JsonLimits = UNLIMITED): JsonShape
 }
 
 /**
+ * The limits of {@link scanJson}, checked chunk by chunk as a body arrives: a body past them is
+ * refused at the first chunk that shows it (10 MB of nested arrays, at the first 64 KiB), before
+ * the rest is received, gathered in one buffer or parsed. Only nesting and values are tracked;
+ * strings are skipped with `indexOf`, escapes followed across chunk boundaries.
+ */
+export class JsonLimitGuard {
+  readonly #limits: JsonLimits;
+  #depth = 0;
+  #values = 0;
+  #inString = false;
+  /** Backslashes ending the previous chunk, inside a string (odd: the next byte is escaped). */
+  #backslashes = 0;
+
+  constructor(limits: JsonLimits) {
+    this.#limits = limits;
+  }
+
+  /** Reads the next chunk of the body; throws a {@link JsonTooComplexError} past a limit. */
+  push(chunk: Buffer): void {
+    const { maxDepth, maxValues } = this.#limits;
+    const n = chunk.length;
+    let i = this.#inString ? this.#stringEnd(chunk, 0) : 0;
+    while (i < n) {
+      const byte = chunk[i] as number;
+      if (byte === QUOTE) {
+        this.#inString = true;
+        this.#backslashes = 0;
+        i = this.#stringEnd(chunk, i + 1);
+        continue;
+      }
+      if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        if (++this.#depth > maxDepth) throw new JsonTooComplexError('depth', this.#limits);
+        if (++this.#values > maxValues) throw new JsonTooComplexError('values', this.#limits);
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        this.#depth--;
+      } else if (byte === COMMA && ++this.#values > maxValues) {
+        throw new JsonTooComplexError('values', this.#limits);
+      }
+      i++;
+    }
+  }
+
+  /**
+   * Inside a string from `from`: the index just past its closing quote (leaving the string), or
+   * the chunk's length when it goes on into the next chunk.
+   */
+  #stringEnd(chunk: Buffer, from: number): number {
+    const n = chunk.length;
+    for (
+      let quote = chunk.indexOf(QUOTE, from);
+      quote >= 0;
+      quote = chunk.indexOf(QUOTE, quote + 1)
+    ) {
+      let run = 0;
+      let k = quote - 1;
+      while (k >= from && chunk[k] === BACKSLASH) {
+        run++;
+        k--;
+      }
+      // A run of backslashes from the start of this chunk continues the previous chunk's.
+      if (k < from && from === 0) run += this.#backslashes;
+      if (run % 2 === 0) {
+        this.#inString = false;
+        return quote + 1;
+      }
+    }
+    let run = 0;
+    for (let k = n - 1; k >= from && chunk[k] === BACKSLASH; k--) run++;
+    this.#backslashes = run === n - from && from === 0 ? this.#backslashes + run : run;
+    return n;
+  }
+}
+
+/**
  * The index just past the closing quote of the string opening at `start`. Its first bytes are
  * read here: most strings of a request (keys, roles, model ids) are short, and `indexOf` is a
  * call into C++ (~100 ns); a long one (a prompt) is left to `indexOf`, which skips ahead.
