@@ -12,8 +12,13 @@ export interface LogOptions {
   readonly secrets?: Secrets;
 }
 
+/**
+ * Each write to standard output is at most this long: a write of up to `PIPE_BUF` bytes to a pipe
+ * is atomic, so the lines of several workers sharing it (`--workers`) never interleave.
+ */
+const MAX_WRITE_BYTES = 4096;
 /** Standard output is written when this much is buffered … */
-const BATCH_BYTES = 4096;
+const BATCH_BYTES = 3072;
 /** … or after this long at most. */
 const FLUSH_EVERY_MS = 1000;
 
@@ -29,7 +34,7 @@ export interface ServerLogger {
  * client keys and upstream keys are redacted from every line (`secrets`), and from headers by
  * path should one ever be logged.
  *
- * Standard output is written in batches of 4 KiB, and at least every second: a write per
+ * Standard output is written in batches of 3-4 KiB, and at least every second: a write per
  * request (synchronous, or handed to the thread pool) cost the request path more than everything
  * else it does. A line may therefore appear up to a second late; what is buffered is written when
  * the server closes or the process exits (pino flushes on exit).
@@ -39,7 +44,12 @@ export function createLogger(options: LogOptions): ServerLogger {
     const logger = pinoLogger(options, options.destination);
     return { logger, close: () => flushed(logger) };
   }
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
+  const destination = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: BATCH_BYTES,
+    maxWrite: MAX_WRITE_BYTES,
+  });
   const logger = pinoLogger(options, destination);
   const timer = setInterval(() => destination.flush(), FLUSH_EVERY_MS);
   timer.unref();
