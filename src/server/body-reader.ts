@@ -30,7 +30,10 @@ export function readJsonBody(
   done: (error: HttpError | null, body?: ParsedBody) => void,
 ): void {
   const { bodyLimit, limits } = options;
-  if (Number(headers['content-length']) > bodyLimit) return done(tooLarge());
+  if (Number(headers['content-length']) > bodyLimit) {
+    done(tooLarge());
+    return;
+  }
   const chunks: Buffer[] = [];
   let received = 0;
   let guard: JsonLimitGuard | undefined;

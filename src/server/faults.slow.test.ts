@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { Client, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, spawnCli } from '../cli/commands/serve.test-helpers.js';
+import { listening, spawnCli } from '../cli/commands/serve.test-helpers.js';
 import { byModel } from '../testing/index.js';
 import { createTriageServer, type TriageServer } from './app.js';
 import { parseServerConfig } from './config.js';
@@ -25,20 +25,6 @@ import {
  */
 
 const MB = 1024 * 1024;
-
-/** Resolves with the base URL once `triage serve` says it listens. */
-function listening(child: ReturnType<typeof spawnCli>): Promise<string> {
-  const ended = exited(child);
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const url = /triage listening on (http:\/\/\S+)/.exec(err)?.[1];
-      if (url) resolve(url);
-    });
-    void ended.then(({ code }) => reject(new Error(`exited with ${code}: ${err}`)));
-  });
-}
 
 /** Polls `url` every `everyMs` until `stop` resolves; returns each answer's time, in ms. */
 async function poll(url: string, everyMs: number, stop: Promise<unknown>): Promise<number[]> {

@@ -6,25 +6,12 @@ import { join } from 'node:path';
 import { Client, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
-import { exited, spawnCli } from './serve.test-helpers.js';
+import { exited, listening, spawnCli } from './serve.test-helpers.js';
 
 /** Each worker is a process of its own, started under tsx: allow for a busy machine. */
 const SLOW = 90_000;
 
 const serve = (args: string[]) => spawnCli(['serve', ...args]);
-
-/** Resolves with the base URL once the server says it listens (on standard error). */
-function listening(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const url = /triage listening on (http:\/\/\S+)/.exec(err)?.[1];
-      if (url) resolve(url);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
-  });
-}
 
 /** The JSON lines a child wrote on standard output so far. */
 function logLines(child: ChildProcess): () => { msg: string; [key: string]: unknown }[] {

@@ -41,3 +41,16 @@ export function exited(
   });
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
+
+/** Resolves with the base URL once `triage serve` says it listens (on standard error). */
+export function listening(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const url = /triage listening on (http:\/\/\S+)/.exec(err)?.[1];
+      if (url) resolve(url);
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}
