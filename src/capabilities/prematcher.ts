@@ -1,6 +1,6 @@
 import type { Capability } from './capability.js';
 import { FeatureExtractor, type FeatureOptions } from './features.js';
-import { TfidfIndex } from './tfidf.js';
+import { type IndexPart, TfidfIndex } from './tfidf.js';
 
 /**
  * The local pre-matcher (beyond document 002): decides the clear cases of capability selection
@@ -48,8 +48,13 @@ export interface PrematcherOptions {
   readonly guessAbove?: number;
   /** See {@link guessAbove}. */
   readonly guessWithin?: number;
-  /** Share of words (vs character n-grams) in the similarity. Default 0.5. */
+  /** Share of words (vs character n-grams) in the similarity. Default 0.65. */
   readonly wordWeight?: number;
+  /**
+   * Weight of the capability's own words (name, description, instructions, reasons of its
+   * examples) beside each of its positive examples (weight 1). Default 1.
+   */
+  readonly guideWeight?: number;
   /** Feature extraction (n-gram sizes, characters read). */
   readonly features?: FeatureOptions;
 }
@@ -62,7 +67,8 @@ export const DEFAULT_PREMATCHER_OPTIONS = Object.freeze({
   minCoverage: 0.5,
   guessAbove: 0.2,
   guessWithin: 0.05,
-  wordWeight: 0.5,
+  wordWeight: 0.65,
+  guideWeight: 1,
 });
 
 /**
@@ -113,20 +119,29 @@ export class Prematcher {
     this.options = Object.freeze({ ...DEFAULT_PREMATCHER_OPTIONS, ...definedOnly(options) });
     checkOptions(this.options);
     this.names = capabilities.map((capability) => capability.name);
-    const documents: string[] = [];
-    const documentOf = (queries: string[]) => {
-      if (queries.length === 0) return -1;
-      // A sentence break between examples keeps the last word of one and the first word of the
-      // next from forming a word pair.
-      documents.push(queries.join(' .\n'));
+    const documents: IndexPart[][] = [];
+    const documentOf = (parts: IndexPart[]) => {
+      if (parts.length === 0) return -1;
+      documents.push(parts);
       return documents.length - 1;
     };
     this.#positive = new Int32Array(capabilities.length);
     this.#negative = new Int32Array(capabilities.length);
+    const guides = guideTexts(capabilities);
     capabilities.forEach((capability, i) => {
       const examples = capability.guide?.examples ?? [];
-      this.#positive[i] = documentOf(examples.filter((e) => e.result).map((e) => e.query));
-      this.#negative[i] = documentOf(examples.filter((e) => !e.result).map((e) => e.query));
+      const positive: IndexPart[] = examples
+        .filter((e) => e.result)
+        .map((e) => ({ text: e.query }));
+      // What the capability says about itself backs its examples up (a capability without
+      // positive examples still gets no local "yes": see #verdict).
+      if (positive.length > 0) {
+        positive.push({ text: guides[i]!, weight: this.options.guideWeight });
+      }
+      this.#positive[i] = documentOf(positive);
+      this.#negative[i] = documentOf(
+        examples.filter((e) => !e.result).map((e) => ({ text: e.query })),
+      );
     });
     this.#index = new TfidfIndex(documents, new FeatureExtractor(options.features), {
       wordWeight: this.options.wordWeight,
@@ -282,6 +297,37 @@ function checkOptions(options: Required<Omit<PrematcherOptions, 'features'>>): v
     );
   }
 }
+
+/**
+ * Each capability's own words: its name ("send_email" → "send email"), description,
+ * instructions and the reasons of its positive examples; one part of its document, beside the
+ * examples. Words that most capabilities' texts share ("Activate when the user asks about …")
+ * are template, not meaning, and are left out.
+ */
+function guideTexts(capabilities: readonly Capability[]): string[] {
+  const words = capabilities.map((capability) => {
+    const examples = capability.guide?.examples ?? [];
+    const name = capability.name.replace(/[_.:-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
+    const reasons = examples.filter((e) => e.result && e.reason).map((e) => e.reason!);
+    const texts = [name, capability.description, capability.guide?.instructions ?? '', ...reasons];
+    return texts.map((text) => text.split(/\s+/).filter((word) => word !== ''));
+  });
+  const shared = new Map<string, number>();
+  for (const texts of words) {
+    for (const word of new Set(texts.flat().map((w) => w.toLowerCase()))) {
+      shared.set(word, (shared.get(word) ?? 0) + 1);
+    }
+  }
+  const template = (word: string) =>
+    capabilities.length >= TEMPLATE_MIN_CAPABILITIES &&
+    (shared.get(word.toLowerCase()) ?? 0) > capabilities.length / 2;
+  return words.map((texts) =>
+    texts.map((text) => text.filter((word) => !template(word)).join(' ')).join(' .\n'),
+  );
+}
+
+/** Registries smaller than this have no template words (two of three is not a template). */
+const TEMPLATE_MIN_CAPABILITIES = 6;
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(
