@@ -16,6 +16,8 @@ export const KIND_PAIR = 2;
 export const KIND_GRAM = 3;
 export const KIND_CONCEPT = 32;
 export const KIND_ENTITY = 33;
+/** A content word paired with the next one across function words (a verb and its object). */
+export const KIND_SKIP = 34;
 
 /** One step of FNV-1a (over a whole value rather than a byte: enough for hashing features). */
 export function fnv(hash: number, value: number): number {

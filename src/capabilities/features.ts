@@ -5,17 +5,7 @@ import {
   UNBOUNDED as UNBOUNDED_CLASS,
   WORD as WORD_CLASS,
 } from '../text/index.js';
-import {
-  FNV_OFFSET,
-  fnv,
-  KIND_CONCEPT,
-  KIND_ENTITY,
-  KIND_GRAM,
-  KIND_PAIR,
-  KIND_WORD,
-  MIX_SEED,
-  mix,
-} from './feature-hash.js';
+import * as hash from './feature-hash.js';
 import {
   analyzeWord,
   ENTITY_ADDRESS,
@@ -26,12 +16,22 @@ import {
   type WordInfo,
 } from './word-analyzer.js';
 
-// Module-local copies of the class constants: some loaders (tsx, vitest) turn imported bindings
+// Module-local copies of the class constants and hash functions: some loaders (tsx, vitest) turn imported bindings
 // into property getters, which would cost a call per character in the extraction loop.
 const WORD: number = WORD_CLASS;
 const UNBOUNDED: number = UNBOUNDED_CLASS;
 const SPACE: number = SPACE_CLASS;
 const SKIP: number = SKIP_CLASS;
+const FNV_OFFSET: number = hash.FNV_OFFSET;
+const MIX_SEED: number = hash.MIX_SEED;
+const KIND_WORD: number = hash.KIND_WORD;
+const KIND_PAIR: number = hash.KIND_PAIR;
+const KIND_GRAM: number = hash.KIND_GRAM;
+const KIND_CONCEPT: number = hash.KIND_CONCEPT;
+const KIND_ENTITY: number = hash.KIND_ENTITY;
+const KIND_SKIP: number = hash.KIND_SKIP;
+const fnv: (hash: number, value: number) => number = hash.fnv;
+const mix: (hash: number, value: number) => number = hash.mix;
 
 /**
  * Lexical features of a text for the local pre-matcher: folded words, pairs of adjacent words, and
@@ -226,6 +226,11 @@ export class FeatureExtractor {
   #lastFirst = 0;
   #lastSecond = 0;
   #hasPrevious = false;
+  /** The last content word (not a function word) and whether words came between. */
+  #contentFirst = 0;
+  #contentSecond = 0;
+  #hasContent = false;
+  #gap = false;
   /** Phrase ids of the two previous words (-1: none, or the chain was broken). */
   #phrase1 = -1;
   #phrase2 = -1;
@@ -264,6 +269,7 @@ export class FeatureExtractor {
     const end = Math.min(text.length, this.maxChars);
     let length = 0;
     this.#hasPrevious = false;
+    this.#hasContent = false;
     this.#phrase1 = -1;
     this.#phrase2 = -1;
     this.#sentenceStart = true;
@@ -311,6 +317,7 @@ export class FeatureExtractor {
 
   #breakChain(): void {
     this.#hasPrevious = false;
+    this.#hasContent = false;
     this.#phrase1 = -1;
     this.#phrase2 = -1;
   }
@@ -359,6 +366,27 @@ export class FeatureExtractor {
     this.#lastFirst = first;
     this.#lastSecond = second;
     this.#hasPrevious = true;
+    if (info?.functionWord === true) this.#gap = true;
+    else {
+      // A verb and its object across function words: "send an email" → (send, email).
+      if (this.#hasContent && this.#gap) {
+        into.count(
+          fnv(
+            fnv(fnv(fnv(FNV_OFFSET ^ KIND_SKIP, this.#contentFirst), this.#contentSecond), first),
+            second,
+          ),
+          mix(
+            mix(mix(mix(MIX_SEED ^ KIND_SKIP, this.#contentFirst), this.#contentSecond), first),
+            second,
+          ),
+          WORD_FEATURE,
+        );
+      }
+      this.#contentFirst = first;
+      this.#contentSecond = second;
+      this.#hasContent = true;
+      this.#gap = false;
+    }
     if (info !== undefined) this.#addMeaning(info, length, into);
     else {
       this.#phrase2 = -1;

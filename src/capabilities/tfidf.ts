@@ -63,6 +63,7 @@ export class TfidfIndex {
   readonly #postWeight: Float64Array;
   readonly #isChar: Uint8Array;
   readonly #query = new FeatureTable(256);
+  readonly #scratch = new FeatureTable(64);
   readonly #words: Float64Array;
   readonly #chars: Float64Array;
   // The last query's known features and their weights, for residual similarities.
@@ -139,7 +140,10 @@ export class TfidfIndex {
       const vector = new Map<number, number>();
       for (const { ids, counts, weight } of parts) {
         const norms = [0, 0];
-        const weights = Float64Array.from(ids, (id, i) => (1 + Math.log(counts[i]!)) * this.#idf[id]!);
+        const weights = Float64Array.from(
+          ids,
+          (id, i) => (1 + Math.log(counts[i]!)) * this.#idf[id]!,
+        );
         ids.forEach((id, i) => {
           norms[this.#isChar[id]!]! += weights[i]! ** 2;
         });
@@ -204,49 +208,52 @@ export class TfidfIndex {
     }
     this.#queryCount = count;
     this.#wordNorm = wordNorm;
-    this.#accumulate(-1, wordNorm, charNorm, out);
+    this.#accumulate(wordNorm, charNorm, out);
     const seen = wordNorm + charNorm;
     return seen > 0 ? seen / (seen + unseen) : 0;
   }
 
   /**
-   * After {@link similarities}: the similarity to every document of what is left of the last
-   * text once the features of document `explained` are taken out, written into `out`. Returns
-   * the share of the text's word weight that is left (0 when the document explains every word).
-   * "Email Bob the forecast", once the e-mail capability's examples explain "email" and "bob",
-   * leaves "the forecast", which the weather capability's examples explain.
+   * After {@link similarities}: the word similarity (words, pairs, concepts, entities; no
+   * character n-grams) to every document of what is left of the last text once the features of
+   * document `explained` are taken out, written into `out`. Returns the share of the text's word
+   * weight that is left (0 when the document explains every word). "Email Bob the forecast",
+   * once the e-mail capability's examples explain "email" and "bob", leaves "the forecast",
+   * which the weather capability's examples explain.
    */
   residualSimilarities(explained: number, out: Float64Array): number {
-    let wordNorm = 0;
-    let charNorm = 0;
+    const words = this.#words;
+    words.fill(0);
+    let norm = 0;
     for (let k = 0; k < this.#queryCount; k++) {
       const id = this.#queryIds[k]!;
-      if (this.#inDocument(id, explained)) continue;
+      if (this.#isChar[id] === 1) continue;
+      const start = this.#postStart[id]!;
+      const end = this.#postStart[id + 1]!;
+      let inExplained = false;
+      for (let at = start; at < end && !inExplained; at++) {
+        inExplained = this.#postDoc[at] === explained;
+      }
+      if (inExplained) continue;
       const weight = this.#queryWeights[k]!;
-      if (this.#isChar[id] === 1) charNorm += weight * weight;
-      else wordNorm += weight * weight;
+      norm += weight * weight;
+      for (let at = start; at < end; at++) {
+        words[this.#postDoc[at]!]! += weight * this.#postWeight[at]!;
+      }
     }
-    this.#accumulate(explained, wordNorm, charNorm, out);
-    return this.#wordNorm > 0 ? wordNorm / this.#wordNorm : 0;
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let doc = 0; doc < this.size; doc++) out[doc] = Math.min(1, words[doc]! * scale);
+    return this.#wordNorm > 0 ? norm / this.#wordNorm : 0;
   }
 
-  /** Whether document `doc` has the feature whose query slot holds id `id`. */
-  #inDocument(id: number, doc: number): boolean {
-    for (let at = this.#postStart[id]!, end = this.#postStart[id + 1]!; at < end; at++) {
-      if (this.#postDoc[at] === doc) return true;
-    }
-    return false;
-  }
-
-  /** Cosines of the last query (without the features of document `skip`, if ≥ 0). */
-  #accumulate(skip: number, wordNorm: number, charNorm: number, out: Float64Array): void {
+  /** Cosines of the last query. */
+  #accumulate(wordNorm: number, charNorm: number, out: Float64Array): void {
     const words = this.#words;
     const chars = this.#chars;
     words.fill(0);
     chars.fill(0);
     for (let k = 0; k < this.#queryCount; k++) {
       const id = this.#queryIds[k]!;
-      if (skip >= 0 && this.#inDocument(id, skip)) continue;
       const weight = this.#queryWeights[k]!;
       const into = this.#isChar[id] === 1 ? chars : words;
       for (let at = this.#postStart[id]!, end = this.#postStart[id + 1]!; at < end; at++) {
@@ -258,6 +265,50 @@ export class TfidfIndex {
     for (let doc = 0; doc < this.size; doc++) {
       // Rounding can push a cosine a hair above 1.
       out[doc] = Math.min(1, words[doc]! * wordScale + chars[doc]! * charScale);
+    }
+  }
+
+  /** Number of distinct features the documents have (feature ids are below it). */
+  get vocabularySize(): number {
+    return this.#idf.length;
+  }
+
+  /** Whether feature `id` is a character n-gram (else a word, pair, concept or entity). */
+  isCharFeature(id: number): boolean {
+    return this.#isChar[id] === 1;
+  }
+
+  /**
+   * The word-block features of `text` that some document has (ids into `ids`, TF-IDF weights
+   * normalised to unit length into `weights`); returns how many. Leaves the last query alone.
+   */
+  wordVector(text: string, ids: number[], weights: number[]): number {
+    const bag = this.#extractor.extract(text, this.#scratch);
+    ids.length = 0;
+    weights.length = 0;
+    let norm = 0;
+    for (let i = 0; i < bag.size; i++) {
+      const id = this.#vocabulary.get(bag.firstAt(i), bag.secondAt(i));
+      if (id < 0 || this.#isChar[id] === 1) continue;
+      const weight = (1 + Math.log(bag.valueAt(i))) * this.#idf[id]!;
+      ids.push(id);
+      weights.push(weight);
+      norm += weight * weight;
+    }
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let i = 0; i < weights.length; i++) weights[i]! *= scale;
+    return ids.length;
+  }
+
+  /**
+   * Calls `visit` with each word-block feature of the last {@link similarities} query and its
+   * weight, normalised like {@link wordVector}.
+   */
+  visitLastWords(visit: (id: number, weight: number) => void): void {
+    const scale = this.#wordNorm > 0 ? 1 / Math.sqrt(this.#wordNorm) : 0;
+    for (let k = 0; k < this.#queryCount; k++) {
+      const id = this.#queryIds[k]!;
+      if (this.#isChar[id] !== 1) visit(id, this.#queryWeights[k]! * scale);
     }
   }
 

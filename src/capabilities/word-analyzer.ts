@@ -46,7 +46,21 @@ export interface WordInfo {
   readonly concepts: Int32Array;
   /** The kind of entity the word names on its own (ENTITY_*). */
   readonly entity: number;
+  /**
+   * A function word (article, pronoun, auxiliary, preposition, conjunction): it carries no
+   * object of its own, so a verb and its object are paired across it ("send *an* email").
+   */
+  readonly functionWord: boolean;
 }
+
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the this that these those my your our their his her its me you we us they them him it i ' +
+    'be am is are was were been being do does did have has had will would shall should can could ' +
+    'may might must to of in on at for with from by about into onto over under up out off as than ' +
+    'and or but so if then please some any all s t re ll ve d m just also'
+  ).split(' '),
+);
 
 const NUMBER_WORDS = new Set(
   (
@@ -87,10 +101,23 @@ interface ConceptTable {
 let table: ConceptTable | undefined;
 const cache = new Map<string, WordInfo>();
 
-/** The stem of a folded lower-case word: its lemma for irregular forms, else its Porter stem. */
+/**
+ * Words of four letters or more whose Porter stem would join them to another word ("news" →
+ * "new", "series" → "seri" like "serious"): kept as they are.
+ */
+const KEEP_AS_IS = new Set(
+  'news series species means lens always perhaps across analysis basis crisis bias gps ios'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The stem of a folded lower-case word: its lemma for irregular forms, else its Porter stem.
+ * Words of three letters or fewer are kept ("one" is not "on").
+ */
 export function stemOf(word: string): string {
   const lemma = WORD_FORMS[word] ?? word;
-  return lemma.length > 2 ? stemmer(lemma) : lemma;
+  return lemma.length > 3 && !KEEP_AS_IS.has(lemma) ? stemmer(lemma) : lemma;
 }
 
 /** The analysis of a folded lower-case word (letters and digits only). Cached. */
@@ -105,11 +132,7 @@ export function analyzeWord(word: string): WordInfo {
 }
 
 /** The concepts of a phrase of two or three words, by their phrase ids (-1 ends the phrase). */
-export function phraseConcepts(
-  first: number,
-  second: number,
-  third = -1,
-): Int32Array | undefined {
+export function phraseConcepts(first: number, second: number, third = -1): Int32Array | undefined {
   if (first < 0 || second < 0) return undefined;
   const key = third < 0 ? first * PHRASE_BASE + second : phraseKey([first, second, third]);
   return concepts().phrases.get(key);
@@ -137,6 +160,7 @@ function analyze(word: string): WordInfo {
     phraseId: phraseIds.get(stem) ?? -1,
     concepts: single.get(stem) ?? NONE,
     entity: entityOf(word),
+    functionWord: FUNCTION_WORDS.has(word),
   };
 }
 
