@@ -24,9 +24,10 @@ import { type IndexPart, TfidfIndex } from './tfidf.js';
  * - **no** when `score < noBelow`: nothing in the task resembles what the capability is for;
  *   also when the task is clearly closer to the counter-examples (`negative >= yesAbove` and
  *   `negative - score >= margin`);
- * - **yes** when `score >= yesAbove`, its rank leads every other capability's by `margin` and
- *   its score leads its own counter-examples by `margin`: the task is close to one capability's
- *   examples and no other's;
+ * - **yes** when `score >= yesAbove`, it ranks first, its score leads every other capability's
+ *   and its own counter-examples' by `margin`, and the task's coverage is at least `yesCoverage`:
+ *   the task is close to one capability's examples and no other's, and not mostly about
+ *   something no example mentions;
  * - **uncertain** otherwise, and for every capability when the task's `coverage` (the share of
  *   its wording that appears anywhere in the examples) is below `minCoverage`: a task in another
  *   language, or in words no example uses, is not a clear mismatch but an unknown.
@@ -48,10 +49,16 @@ import { type IndexPart, TfidfIndex } from './tfidf.js';
 export interface PrematcherOptions {
   /** Below this similarity to its examples a capability is ruled out. Default 0.06. */
   readonly noBelow?: number;
-  /** At or above this similarity (with the margin) a capability is selected. Default 0.45. */
+  /** At or above this similarity (with the margin) a capability is selected. Default 0.5. */
   readonly yesAbove?: number;
-  /** Lead over the next capability and the counter-examples needed for "yes". Default 0.15. */
+  /** Lead over the next capability and the counter-examples needed for "yes". Default 0.2. */
   readonly margin?: number;
+  /**
+   * A local "yes" also needs this share of the task's wording to appear in the examples: a
+   * task that is mostly about something else ("cancel my magazine subscription" beside a
+   * "cancel that" example) is left to the LLM. Default 0.7.
+   */
+  readonly yesCoverage?: number;
   /** Below this coverage of the task by the examples' wording, nothing is decided. Default 0.5. */
   readonly minCoverage?: number;
   /**
@@ -95,8 +102,9 @@ export interface PrematcherOptions {
 /** The defaults of {@link PrematcherOptions}. */
 export const DEFAULT_PREMATCHER_OPTIONS = Object.freeze({
   noBelow: 0.06,
-  yesAbove: 0.45,
-  margin: 0.15,
+  yesAbove: 0.5,
+  margin: 0.2,
+  yesCoverage: 0.7,
   minCoverage: 0.5,
   guessAbove: 0.2,
   guessWithin: 0.05,
@@ -225,6 +233,8 @@ export class Prematcher {
     const negatives = new Float64Array(count);
     let first = -1;
     let second = -1;
+    let topScore = -1;
+    let secondScore = 0;
     for (let i = 0; i < count; i++) {
       const p = this.#positive[i]!;
       const n = this.#negative[i]!;
@@ -232,6 +242,12 @@ export class Prematcher {
       negatives[i] = n < 0 ? 0 : similarity[n]!;
       if (p < 0) continue;
       ranks[i] = (1 - blend) * scores[i]! + blend * (this.#probability[this.#classOf[i]!] ?? 0);
+      if (topScore < 0 || scores[i]! > scores[topScore]!) {
+        secondScore = topScore < 0 ? 0 : scores[topScore]!;
+        topScore = i;
+      } else if (scores[i]! > secondScore) {
+        secondScore = scores[i]!;
+      }
       if (first < 0 || ranks[i]! > ranks[first]!) {
         second = first;
         first = i;
@@ -245,10 +261,12 @@ export class Prematcher {
     const matches: CapabilityMatch[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const nextBest = i === first ? runnerUp : first < 0 ? 0 : ranks[first]!;
+      const nextScore = i === topScore ? secondScore : topScore < 0 ? 0 : scores[topScore]!;
       matches[i] = this.#verdict(
         i,
         { score: scores[i]!, rank: ranks[i]!, negative: negatives[i]! },
         nextBest,
+        nextScore,
         coverage,
         also.has(i),
         context,
@@ -289,11 +307,13 @@ export class Prematcher {
     i: number,
     similarity: Similarity,
     nextBest: number,
+    nextScore: number,
     coverage: number,
     explainsRest: boolean,
     context: TaskContext,
   ): CapabilityMatch {
-    const { noBelow, yesAbove, margin, minCoverage, guessAbove, guessWithin } = this.options;
+    const { noBelow, yesAbove, yesCoverage, margin, minCoverage, guessAbove, guessWithin } =
+      this.options;
     const { score, rank, negative } = similarity;
     const guess =
       score >= guessAbove && score > negative && (rank >= nextBest - guessWithin || explainsRest);
@@ -317,12 +337,18 @@ export class Prematcher {
       value = false;
       why = Why.CounterExample;
       confidence = scale((negative - yesAbove) / (1 - yesAbove));
-    } else if (score >= yesAbove && rank - nextBest >= margin && score - negative >= margin) {
+    } else if (
+      score >= yesAbove &&
+      coverage >= yesCoverage &&
+      rank > nextBest &&
+      score - nextScore >= margin &&
+      score - negative >= margin
+    ) {
       decision = 'yes';
       value = true;
       why = Why.Close;
       confidence = scale((score - yesAbove) / (1 - yesAbove));
-      detail = nextBest;
+      detail = nextScore;
     } else if (guess && explainsRest && rank < nextBest - guessWithin) {
       why = Why.ExplainsRest;
     }
@@ -380,7 +406,7 @@ class Match implements CapabilityMatch {
     readonly confidence: number,
     private readonly why: Why,
     private readonly context: TaskContext,
-    /** The coverage (Why.Coverage) or the next best rank (Why.Close). */
+    /** The coverage (Why.Coverage) or the next best score (Why.Close). */
     private readonly detail: number,
   ) {
     this.name = context.matcher.names[index]!;
@@ -419,7 +445,7 @@ class Match implements CapabilityMatch {
       case Why.CounterExample:
         return `close to its counter-examples (similarity ${fmt(negative)} vs ${fmt(score)})${found}`;
       case Why.Close:
-        return `close to its examples (similarity ${fmt(score)}, rank ${fmt(this.rank)}; next capability ${fmt(detail)})${found}`;
+        return `close to its examples (similarity ${fmt(score)}; next capability ${fmt(detail)})${found}`;
       case Why.ExplainsRest:
         return `explains what the best capability leaves of the task (similarity ${fmt(score)})${found}`;
       default: // Why.Between

@@ -33,7 +33,7 @@ export interface TfidfOptions {
   readonly wordWeight?: number;
   /** Weight of a concept feature relative to a word ("purchase" meeting "buy"). Default 1.5. */
   readonly conceptWeight?: number;
-  /** Weight of an entity feature relative to a word (a name meeting a name). Default 0.5. */
+  /** Weight of an entity feature relative to a word (a name meeting a name). Default 0.25. */
   readonly entityWeight?: number;
 }
 
@@ -42,7 +42,7 @@ export const DEFAULT_WORD_WEIGHT = 0.65;
 /** Default of {@link TfidfOptions.conceptWeight}. */
 export const DEFAULT_CONCEPT_WEIGHT = 1.5;
 /** Default of {@link TfidfOptions.entityWeight}. */
-export const DEFAULT_ENTITY_WEIGHT = 0.5;
+export const DEFAULT_ENTITY_WEIGHT = 0.25;
 
 /** A compiled TF-IDF index. Not safe for concurrent use from several threads (scratch buffers). */
 export class TfidfIndex {
