@@ -102,7 +102,7 @@ export class EvidenceIndex {
     for (const pass of ['word', 'concept', 'entity'] as const) {
       for (const word of words) {
         if (out.length >= max) return out;
-        if (seen.has(word.stem) || this.#common.has(word.stem)) continue;
+        if (word.functionWord || seen.has(word.stem) || this.#common.has(word.stem)) continue;
         let found: Found | undefined;
         let kind: EvidenceKind = pass;
         let shared: string | undefined;

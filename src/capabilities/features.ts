@@ -46,13 +46,20 @@ const mix: (hash: number, value: number) => number = hash.mix;
  */
 
 /**
- * The kinds of feature. Words (their stems), word pairs, concepts and entities form the word
+ * The kinds of feature. Words (their stems), concepts, entities and word pairs form the word
  * block of the vector; character n-grams the other block (see `tfidf.ts`).
  */
 export const WORD_FEATURE = 0;
 export const CHAR_FEATURE = 1;
 export const CONCEPT_FEATURE = 2;
 export const ENTITY_FEATURE = 3;
+/** Pairs of words (adjacent, or a verb and its object): word block, but not single words. */
+export const PAIR_FEATURE = 4;
+/**
+ * A word that names an entity ("Dave", "Monday", "42"): a word like any other, except that when
+ * no example has it, it does not count as wording the examples fail to cover (its entity does).
+ */
+export const NAMED_FEATURE = 5;
 
 /** Options of {@link FeatureExtractor}. */
 export interface FeatureOptions {
@@ -81,6 +88,8 @@ export interface ReadWord {
   readonly concepts: readonly number[];
   /** The kind of entity it names (`ENTITY_*` of `word-analyzer.ts`), 0 for none. */
   readonly entity: number;
+  /** An article, pronoun, auxiliary or preposition: no evidence of anything on its own. */
+  readonly functionWord: boolean;
 }
 
 /** Default of {@link FeatureOptions.maxChars}: tasks are short; a pasted log is not read whole. */
@@ -351,7 +360,8 @@ export class FeatureExtractor {
       first = info.first;
       second = info.second;
     }
-    into.count(first, second, WORD_FEATURE);
+    const entity = info === undefined ? ENTITY_NONE : this.#entityOf(info, length);
+    into.count(first, second, entity === ENTITY_NONE ? WORD_FEATURE : NAMED_FEATURE);
     if (this.#hasPrevious) {
       const pairFirst = fnv(
         fnv(fnv(fnv(FNV_OFFSET ^ KIND_PAIR, this.#lastFirst), this.#lastSecond), first),
@@ -361,7 +371,7 @@ export class FeatureExtractor {
         mix(mix(mix(MIX_SEED ^ KIND_PAIR, this.#lastFirst), this.#lastSecond), first),
         second,
       );
-      into.count(pairFirst, pairSecond, WORD_FEATURE);
+      into.count(pairFirst, pairSecond, PAIR_FEATURE);
     }
     this.#lastFirst = first;
     this.#lastSecond = second;
@@ -387,14 +397,20 @@ export class FeatureExtractor {
       this.#hasContent = true;
       this.#gap = false;
     }
-    if (info !== undefined) this.#addMeaning(info, length, into);
+    if (info !== undefined) this.#addMeaning(info, entity, length, into);
     else {
       this.#phrase2 = -1;
       this.#phrase1 = -1;
       this.#money = false;
       this.#address = false;
       const text = wordText(word, length);
-      this.#read?.push({ text, stem: text, concepts: NONE, entity: ENTITY_NONE });
+      this.#read?.push({
+        text,
+        stem: text,
+        concepts: NONE,
+        entity: ENTITY_NONE,
+        functionWord: false,
+      });
     }
     this.#sentenceStart = false;
     // n-grams of " word ": positions -1 and `length` stand for the padding spaces.
@@ -412,8 +428,24 @@ export class FeatureExtractor {
     }
   }
 
+  /** The entity an English word names, from the word itself and what came just before it. */
+  #entityOf(info: WordInfo, length: number): number {
+    if (this.#address) return ENTITY_ADDRESS;
+    if (this.#money && info.entity !== ENTITY_NONE) return ENTITY_MONEY;
+    if (
+      info.entity === ENTITY_NONE &&
+      this.#capitalised &&
+      this.#lowerSeen &&
+      !this.#sentenceStart &&
+      length > 1
+    ) {
+      return ENTITY_NAME; // "Bob", "Paris": a capital inside a sentence, not an acronym
+    }
+    return info.entity;
+  }
+
   /** The concepts (of the word, and of a phrase it ends) and the entity of an English word. */
-  #addMeaning(info: WordInfo, length: number, into: FeatureTable): void {
+  #addMeaning(info: WordInfo, entity: number, length: number, into: FeatureTable): void {
     const read = this.#read;
     const concepts: number[] | undefined = read ? [] : undefined;
     for (const concept of info.concepts) {
@@ -433,18 +465,6 @@ export class FeatureExtractor {
     }
     this.#phrase2 = this.#phrase1;
     this.#phrase1 = id;
-    let entity = info.entity;
-    if (this.#address) entity = ENTITY_ADDRESS;
-    else if (this.#money && entity !== ENTITY_NONE) entity = ENTITY_MONEY;
-    else if (
-      entity === ENTITY_NONE &&
-      this.#capitalised &&
-      this.#lowerSeen &&
-      !this.#sentenceStart &&
-      length > 1
-    ) {
-      entity = ENTITY_NAME; // "Bob", "Paris": a capital inside a sentence, not an acronym
-    }
     this.#money = false;
     this.#address = false;
     if (entity !== ENTITY_NONE) {
@@ -459,6 +479,7 @@ export class FeatureExtractor {
       stem: info.stem,
       concepts: concepts ?? NONE,
       entity,
+      functionWord: info.functionWord,
     });
   }
 }

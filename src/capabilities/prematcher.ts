@@ -59,7 +59,7 @@ export interface PrematcherOptions {
    * "cancel that" example) is left to the LLM. Default 0.7.
    */
   readonly yesCoverage?: number;
-  /** Below this coverage of the task by the examples' wording, nothing is decided. Default 0.5. */
+  /** Below this coverage of the task by the examples' wording, nothing is decided. Default 0.4. */
   readonly minCoverage?: number;
   /**
    * The best guess for an uncertain capability (used only when no LLM is configured) is
@@ -105,7 +105,7 @@ export const DEFAULT_PREMATCHER_OPTIONS = Object.freeze({
   yesAbove: 0.5,
   margin: 0.2,
   yesCoverage: 0.7,
-  minCoverage: 0.5,
+  minCoverage: 0.4,
   guessAbove: 0.2,
   guessWithin: 0.05,
   alsoAbove: 0.35,
@@ -497,22 +497,23 @@ function guideTexts(capabilities: readonly Capability[]): string[] {
     const texts = [name, capability.description, capability.guide?.instructions ?? '', ...reasons];
     return texts.map((text) => text.split(/\s+/).filter((word) => word !== ''));
   });
+  const key = (word: string) => word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
   const shared = new Map<string, number>();
   for (const texts of words) {
-    for (const word of new Set(texts.flat().map((w) => w.toLowerCase()))) {
+    for (const word of new Set(texts.flat().map(key))) {
       shared.set(word, (shared.get(word) ?? 0) + 1);
     }
   }
   const template = (word: string) =>
     capabilities.length >= TEMPLATE_MIN_CAPABILITIES &&
-    (shared.get(word.toLowerCase()) ?? 0) > capabilities.length / 2;
+    (shared.get(key(word)) ?? 0) > capabilities.length / 2;
   return words.map((texts) =>
     texts.map((text) => text.filter((word) => !template(word)).join(' ')).join(' .\n'),
   );
 }
 
-/** Registries smaller than this have no template words (two of three is not a template). */
-const TEMPLATE_MIN_CAPABILITIES = 6;
+/** Registries smaller than this have no template words (one of two is not a template). */
+const TEMPLATE_MIN_CAPABILITIES = 3;
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(

@@ -1,7 +1,15 @@
-import { CHAR_FEATURE as CHAR, type FeatureExtractor, FeatureTable } from './features.js';
+import {
+  CHAR_FEATURE as CHAR,
+  type FeatureExtractor,
+  FeatureTable,
+  NAMED_FEATURE as NAMED,
+  PAIR_FEATURE as PAIR,
+} from './features.js';
 
-// A module-local copy: some loaders turn imported bindings into getters (see features.ts).
+// Module-local copies: some loaders turn imported bindings into getters (see features.ts).
 const CHAR_FEATURE: number = CHAR;
+const PAIR_FEATURE: number = PAIR;
+const NAMED_FEATURE: number = NAMED;
 
 /**
  * A TF-IDF index over a small set of documents (the example queries of a capability registry),
@@ -91,6 +99,8 @@ export class TfidfIndex {
       1,
       options.conceptWeight ?? DEFAULT_CONCEPT_WEIGHT,
       options.entityWeight ?? DEFAULT_ENTITY_WEIGHT,
+      1,
+      1,
     );
     this.size = documents.length;
     this.#extractor = extractor;
@@ -178,8 +188,8 @@ export class TfidfIndex {
 
   /**
    * Writes the similarity in [0, 1] of `text` to every document into `out` (length
-   * {@link size}) and returns the text's coverage: the share of its feature weight that some
-   * document has. Features no document has do not count in the cosine (as in ordinary TF-IDF);
+   * {@link size}) and returns the text's coverage: the share of the weight of its words (with
+   * their concepts and entities; not pairs or n-grams) that some document has. Features no document has do not count in the cosine (as in ordinary TF-IDF);
    * the coverage tells the caller how much of the text the index could judge at all, so a text in
    * another language, or made of words no example uses, is not mistaken for a clear mismatch.
    */
@@ -192,15 +202,22 @@ export class TfidfIndex {
     let count = 0;
     let wordNorm = 0;
     let charNorm = 0;
+    let seen = 0;
     let unseen = 0;
     for (let i = 0; i < bag.size; i++) {
       const id = this.#vocabulary.get(bag.firstAt(i), bag.secondAt(i));
       const tf = 1 + Math.log(bag.valueAt(i));
+      const kind = bag.kindAt(i);
+      // Coverage counts single words, concepts and entities: not n-grams and pairs, and not a
+      // name, number or date no example has (its entity stands for it).
+      const counts = kind !== CHAR_FEATURE && kind !== PAIR_FEATURE;
       if (id < 0) {
-        unseen += (tf * this.#unseenIdf * this.#kindWeight[bag.kindAt(i)]!) ** 2;
+        if (counts && kind !== NAMED_FEATURE)
+          unseen += (tf * this.#unseenIdf * this.#kindWeight[kind]!) ** 2;
         continue;
       }
       const weight = tf * this.#idf[id]!;
+      if (counts) seen += weight * weight;
       if (this.#isChar[id] === 1) charNorm += weight * weight;
       else wordNorm += weight * weight;
       this.#queryIds[count] = id;
@@ -209,7 +226,6 @@ export class TfidfIndex {
     this.#queryCount = count;
     this.#wordNorm = wordNorm;
     this.#accumulate(wordNorm, charNorm, out);
-    const seen = wordNorm + charNorm;
     return seen > 0 ? seen / (seen + unseen) : 0;
   }
 
