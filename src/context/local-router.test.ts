@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { LocalContextRouter } from './local-router.js';
 import { GENERAL_CONTEXTUAL, PAGE_GROUNDED_DEFINITION, STANDALONE_DEFINITION } from './modes.js';
 import { confidenceFromScores } from './scoring.js';
-import { DOCUMENT_SIGNALS } from './signals.js';
+import { documentContextRouterConfig } from './document-config.js';
 
 const router = new LocalContextRouter();
-const documentRouter = new LocalContextRouter({ signals: DOCUMENT_SIGNALS });
+const documentRouter = new LocalContextRouter(documentContextRouterConfig());
 
 /** Document 004's confidence, written out independently of the implementation. */
 const confidence = (top: number, second: number) =>
