@@ -19,7 +19,7 @@ export interface Evidence {
   readonly matched: string;
   readonly kind: EvidenceKind;
   /** What they share: the concept ("buy") or the kind of entity ("a name"). */
-  readonly shared?: string;
+  readonly shared?: string | undefined;
   /** The example the word is in, or -1 for the capability's own words (name, description…). */
   readonly example: number;
   /** That example's text, or "its description". */
@@ -32,56 +32,64 @@ export interface EvidenceTexts {
   readonly guide: string;
 }
 
-interface Found {
+/** Where a capability has a word, a concept or an entity: the first word that carries it. */
+interface Posting {
+  readonly capability: number;
   readonly matched: string;
+  /** The example it is in, -1 for the capability's own words. */
   readonly part: number;
-}
-
-interface CapabilityWords {
-  readonly stems: ReadonlyMap<string, Found>;
-  readonly concepts: ReadonlyMap<number, Found>;
-  readonly entities: ReadonlyMap<number, Found>;
 }
 
 /** Most pieces of evidence reported per capability. */
 export const MAX_EVIDENCE = 4;
+const DESCRIPTION = 'its description';
+/** An n-gram size no word reaches: the evidence reader needs words only. */
+const NO_GRAMS = 1_000;
 const SOURCE_CHARS = 60;
+const NOTHING: readonly Posting[] = [];
 
-/** The words of every capability, indexed for {@link evidenceFor}. */
+/**
+ * The words of every capability, indexed by stem, concept and entity (each with the
+ * capabilities that have it), so that the evidence of a task for every capability is found in one
+ * pass over the task's words.
+ */
 export class EvidenceIndex {
-  readonly #texts: readonly EvidenceTexts[];
-  readonly #words: readonly CapabilityWords[];
+  /** Each capability's examples, quoted for reasons. */
+  readonly #sources: readonly (readonly string[])[];
+  readonly #stems = new Map<string, Posting[]>();
+  readonly #concepts = new Map<number, Posting[]>();
+  readonly #entities = new Map<number, Posting[]>();
   readonly #extractor: FeatureExtractor;
   readonly #table = new FeatureTable(64);
-  /** Stems that most capabilities' texts have ("the", "my"): no evidence of anything. */
+  /** Stems that many capabilities' texts have ("the", "my", "what"): no evidence of anything. */
   readonly #common: ReadonlySet<string>;
 
   constructor(texts: readonly EvidenceTexts[], features?: FeatureOptions) {
-    this.#texts = texts;
-    this.#extractor = new FeatureExtractor(features);
-    const share = new Map<string, number>();
-    this.#words = texts.map(({ examples, guide }) => {
-      const stems = new Map<string, Found>();
-      const concepts = new Map<number, Found>();
-      const entities = new Map<number, Found>();
-      // Examples first: a word is shown in an example rather than in the description.
+    this.#sources = texts.map(({ examples }) => examples.map(quote));
+    // Only words are needed here: n-grams longer than any word are never produced.
+    this.#extractor = new FeatureExtractor({ ...features, minGram: NO_GRAMS, maxGram: NO_GRAMS });
+    const post = <K>(map: Map<K, Posting[]>, key: K, posting: Posting) => {
+      const list = map.get(key);
+      if (list === undefined) map.set(key, [posting]);
+      // First occurrence per capability: examples come before the capability's own words.
+      else if (list[list.length - 1]!.capability !== posting.capability) list.push(posting);
+    };
+    texts.forEach(({ examples, guide }, capability) => {
       [...examples, guide].forEach((text, i) => {
         const part = i < examples.length ? i : -1;
         for (const word of this.#read(text)) {
-          if (!stems.has(word.stem)) stems.set(word.stem, { matched: word.text, part });
-          for (const concept of word.concepts) {
-            if (!concepts.has(concept)) concepts.set(concept, { matched: word.text, part });
-          }
-          if (word.entity !== ENTITY_NONE && !entities.has(word.entity)) {
-            entities.set(word.entity, { matched: word.text, part });
-          }
+          const posting = { capability, matched: word.text, part };
+          post(this.#stems, word.stem, posting);
+          for (const concept of word.concepts) post(this.#concepts, concept, posting);
+          if (word.entity !== ENTITY_NONE) post(this.#entities, word.entity, posting);
         }
       });
-      for (const stem of stems.keys()) share.set(stem, (share.get(stem) ?? 0) + 1);
-      return { stems, concepts, entities };
     });
-    const half = Math.max(2, texts.length / 2);
-    this.#common = new Set([...share].filter(([, n]) => n > half).map(([stem]) => stem));
+    // More than a fifth of the capabilities (in a registry of up to ten, more than two).
+    const most = Math.max(2, texts.length / 5);
+    this.#common = new Set(
+      [...this.#stems].filter(([, list]) => list.length > most).map(([stem]) => stem),
+    );
   }
 
   /** The words of `task` as the pre-matcher reads them. */
@@ -89,48 +97,50 @@ export class EvidenceIndex {
     return this.#read(task);
   }
 
-  /** What of `words` (a task, read) capability `i` has, strongest first, at most `max`. */
-  evidenceFor(i: number, words: readonly ReadWord[], max = MAX_EVIDENCE): Evidence[] {
-    const own = this.#words[i]!;
-    const texts = this.#texts[i]!;
-    const out: Evidence[] = [];
-    const seen = new Set<string>();
+  /**
+   * The evidence of the task's `words` for every capability that has some, strongest first
+   * (exact words and forms, then shared meanings, then entities), at most `max` each.
+   */
+  evidence(words: readonly ReadWord[], max = MAX_EVIDENCE): Map<number, Evidence[]> {
+    const out = new Map<number, Evidence[]>();
+    const seen = new Map<number, string[]>();
     const heads = conceptHeads();
-    const source = (part: number) =>
-      part < 0 ? 'its description' : quote(texts.examples[part] ?? '');
-    // Exact words and forms first, then shared meanings, then entities.
-    for (const pass of ['word', 'concept', 'entity'] as const) {
-      for (const word of words) {
-        if (out.length >= max) return out;
-        if (word.functionWord || seen.has(word.stem) || this.#common.has(word.stem)) continue;
-        let found: Found | undefined;
-        let kind: EvidenceKind = pass;
-        let shared: string | undefined;
-        if (pass === 'word') {
-          found = own.stems.get(word.stem);
-          if (found && found.matched !== word.text) kind = 'form';
-        } else if (pass === 'concept') {
-          for (const concept of word.concepts) {
-            found = own.concepts.get(concept);
-            if (found) {
-              shared = heads[concept];
-              break;
-            }
-          }
-        } else if (word.entity !== ENTITY_NONE) {
-          found = own.entities.get(word.entity);
-          shared = ENTITY_NAMES[word.entity];
+    const add = (posting: Posting, word: ReadWord, kind: EvidenceKind, shared?: string) => {
+      const { capability } = posting;
+      const list = out.get(capability) ?? [];
+      const stems = seen.get(capability) ?? [];
+      if (list.length >= max || stems.includes(word.stem)) return;
+      if (list.length === 0) {
+        out.set(capability, list);
+        seen.set(capability, stems);
+      }
+      stems.push(word.stem);
+      list.push({
+        word: word.text,
+        matched: posting.matched,
+        kind,
+        shared,
+        example: posting.part,
+        source: posting.part < 0 ? DESCRIPTION : this.#sources[capability]![posting.part]!,
+      });
+    };
+    const useful = words.filter((w) => !w.functionWord && !this.#common.has(w.stem));
+    for (const word of useful) {
+      for (const posting of this.#stems.get(word.stem) ?? NOTHING) {
+        add(posting, word, posting.matched === word.text ? 'word' : 'form');
+      }
+    }
+    for (const word of useful) {
+      for (const concept of word.concepts) {
+        for (const posting of this.#concepts.get(concept) ?? NOTHING) {
+          add(posting, word, 'concept', heads[concept]);
         }
-        if (found === undefined) continue;
-        seen.add(word.stem);
-        out.push({
-          word: word.text,
-          matched: found.matched,
-          kind,
-          ...(shared === undefined ? {} : { shared }),
-          example: found.part,
-          source: source(found.part),
-        });
+      }
+    }
+    for (const word of useful) {
+      if (word.entity === ENTITY_NONE) continue;
+      for (const posting of this.#entities.get(word.entity) ?? NOTHING) {
+        add(posting, word, 'entity', ENTITY_NAMES[word.entity]);
       }
     }
     return out;
@@ -148,19 +158,21 @@ export class EvidenceIndex {
  * ~ "forecast" (weather) in its description`.
  */
 export function describeEvidence(evidence: readonly Evidence[]): string {
-  const bySource = new Map<string, string[]>();
-  for (const item of evidence) {
-    const words = bySource.get(item.source) ?? [];
-    bySource.set(item.source, words);
-    words.push(describeWord(item));
+  let out = '';
+  const done: boolean[] = [];
+  for (let i = 0; i < evidence.length; i++) {
+    if (done[i]) continue;
+    const source = evidence[i]!.source;
+    let words = describeWord(evidence[i]!);
+    for (let j = i + 1; j < evidence.length; j++) {
+      if (evidence[j]!.source !== source) continue;
+      words += `, ${describeWord(evidence[j]!)}`;
+      done[j] = true;
+    }
+    if (out !== '') out += '; ';
+    out += source === DESCRIPTION ? `${words} in its description` : `${words} as in ${source}`;
   }
-  return [...bySource]
-    .map(([source, words]) =>
-      source === 'its description'
-        ? `${words.join(', ')} in its description`
-        : `${words.join(', ')} as in ${source}`,
-    )
-    .join('; ');
+  return out;
 }
 
 function describeWord(item: Evidence): string {

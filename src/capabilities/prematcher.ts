@@ -1,7 +1,7 @@
 import type { Capability } from './capability.js';
 import { Discriminator } from './discriminator.js';
 import { describeEvidence, type Evidence, EvidenceIndex } from './evidence.js';
-import { FeatureExtractor, type FeatureOptions, type ReadWord } from './features.js';
+import { FeatureExtractor, type FeatureOptions } from './features.js';
 import { type IndexPart, TfidfIndex } from './tfidf.js';
 
 /**
@@ -378,16 +378,18 @@ enum Why {
 
 /** The task of one `match` call, read once for every capability's evidence when needed. */
 class TaskContext {
-  #words: ReadWord[] | undefined;
+  #evidence: Map<number, Evidence[]> | undefined;
   constructor(
     readonly matcher: Prematcher,
     readonly task: string,
   ) {}
 
   evidence(i: number): Evidence[] {
-    const index = this.matcher.evidenceIndex();
-    this.#words ??= index.read(this.task);
-    return index.evidenceFor(i, this.#words);
+    if (this.#evidence === undefined) {
+      const index = this.matcher.evidenceIndex();
+      this.#evidence = index.evidence(index.read(this.task));
+    }
+    return this.#evidence.get(i) ?? [];
   }
 }
 
@@ -415,6 +417,12 @@ class Match implements CapabilityMatch {
     this.negative = similarity.negative;
   }
 
+  /** ": <the evidence>", or nothing when there is none. */
+  #found(): string {
+    const evidence = this.evidence;
+    return evidence.length > 0 ? `: ${describeEvidence(evidence)}` : '';
+  }
+
   get evidence(): readonly Evidence[] {
     this.#evidence ??= this.why === Why.NoExamples ? [] : this.context.evidence(this.index);
     return this.#evidence;
@@ -423,8 +431,7 @@ class Match implements CapabilityMatch {
   get reason(): string {
     const { noBelow, minCoverage } = this.context.matcher.options;
     const { score, negative, detail } = this;
-    const evidence = this.evidence;
-    const found = evidence.length > 0 ? `: ${describeEvidence(evidence)}` : '';
+    const found = this.why === Why.Unlike ? '' : this.#found();
     switch (this.why) {
       case Why.NoExamples:
         return 'no examples to compare with';
@@ -436,12 +443,9 @@ class Match implements CapabilityMatch {
           `(< ${percent(minCoverage)}), similarity ${fmt(score)}${found}`
         );
       case Why.Unlike:
-        return (
-          `unlike its examples (similarity ${fmt(score)} < ${fmt(noBelow)})` +
-          (evidence.length > 0
-            ? `; shares only ${describeEvidence(evidence)}`
-            : '; no word in common')
-        );
+        // Most capabilities of a large registry end here: their reason stays cheap (the
+        // evidence is still there to read, in `evidence`).
+        return `unlike its examples (similarity ${fmt(score)} < ${fmt(noBelow)})`;
       case Why.CounterExample:
         return `close to its counter-examples (similarity ${fmt(negative)} vs ${fmt(score)})${found}`;
       case Why.Close:
@@ -521,8 +525,11 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   ) as Partial<T>;
 }
 
+/** Two decimals: what `toFixed(2)` gives for the scores here, without its cost. */
 function fmt(value: number): string {
-  return value.toFixed(2);
+  const hundredths = Math.round(Math.abs(value) * 100);
+  const cents = hundredths % 100;
+  return `${value < 0 && hundredths > 0 ? '-' : ''}${Math.floor(hundredths / 100)}.${cents < 10 ? '0' : ''}${cents}`;
 }
 
 function percent(value: number): string {
