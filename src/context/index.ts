@@ -25,8 +25,10 @@ export {
 } from './modes.js';
 export {
   type ContextDecision,
+  type ContextLlmSettings,
   ContextRouter,
   type ContextRouterOptions,
+  type ContextRouterSettings,
   createContextRouter,
   fallbackReason,
 } from './router.js';

@@ -58,6 +58,7 @@ export {
   validateJson,
 } from './output.js';
 export { backoffMs, type RetryPolicy, retryAfterMs } from './retry.js';
+export { isLlmProvider, type LlmSetting, splitLlmSetting } from './setting.js';
 export type {
   ChatMessage,
   CompletionRequest,

@@ -148,6 +148,11 @@ export class LexiconScan {
     return this.lexicon.entries[this.#hits[k]!]!;
   }
 
+  /** The id (index in the lexicon's `entries`) of the k-th entry found. */
+  hitId(k: number): number {
+    return this.#hits[k]!;
+  }
+
   /** How often the k-th entry found occurs. */
   hitOccurrences(k: number): number {
     return this.#hitOccurrences[k]!;

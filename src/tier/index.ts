@@ -33,7 +33,13 @@ export {
   TierOptionsSchema,
   tierOptions,
 } from './options.js';
-export { createTierRouter, TierRouter, type TierRouterDependencies } from './router.js';
+export {
+  createTierRouter,
+  type TierLlmSettings,
+  TierRouter,
+  type TierRouterConfig,
+  type TierRouterDependencies,
+} from './router.js';
 export {
   type ScoreContext,
   type TierOverride,

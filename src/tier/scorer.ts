@@ -1,14 +1,9 @@
 import { estimateTextTokens, estimateTokens, type LexiconScan } from '../text/index.js';
-import {
-  DIMENSIONS,
-  type Dimension,
-  KEYWORD_DIMENSIONS,
-  type KeywordDimension,
-} from './keywords/index.js';
+import { DIMENSIONS, type Dimension } from './keywords/index.js';
 import { buildTierLexicon, type TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
 import { ScoreParams } from './score-params.js';
-import { LazyScore, plural, type SignalSource } from './signals.js';
+import { plural, SignalWriter } from './signals.js';
 import { type Tier, tierRank } from './tiers.js';
 
 /**
@@ -34,8 +29,8 @@ export interface TierScore {
   readonly override?: TierOverride;
   /** Estimated tokens of the scored text. */
   readonly tokens: number;
-  /** Human-readable reasons, e.g. `code (function, class)`. */
-  readonly signals: readonly string[];
+  /** Human-readable reasons, e.g. `code (function, class)` (a new array per score). */
+  readonly signals: string[];
 }
 
 /** What the scorer needs besides the text. */
@@ -69,20 +64,13 @@ export class TierScorer {
   readonly #scan: LexiconScan;
   readonly #params: ScoreParams;
   readonly #dimensionScores = new Float64Array(DIMENSION_COUNT);
-  readonly #signalSource: SignalSource;
+  readonly #signals: SignalWriter;
 
   constructor(options: TierOptions, lexicon: TierLexicon = buildTierLexicon(options)) {
     this.options = options;
     this.#lexicon = lexicon;
     this.#scan = lexicon.lexicon.scan('');
-    this.#signalSource = {
-      options,
-      lexicon: lexicon.lexicon,
-      dimensions: KEYWORD_DIMENSIONS.map((name: KeywordDimension) => ({
-        name,
-        category: lexicon.index[name],
-      })),
-    };
+    this.#signals = new SignalWriter(options, lexicon.lexicon, lexicon.index);
     this.#params = new ScoreParams(options, lexicon);
   }
 
@@ -93,10 +81,7 @@ export class TierScorer {
     ) as Record<Dimension, number>;
   }
 
-  /**
-   * Scores `text`, the user's own words (see `extractPrompt`). The result's `signals` are written
-   * on first access.
-   */
+  /** Scores `text`, the user's own words (see `extractPrompt`). */
   score(text: string, context?: ScoreContext): TierScore {
     const p = this.#params;
     const images = context === undefined ? 0 : (context.images ?? 0);
@@ -207,31 +192,25 @@ export class TierScorer {
       }
     }
     const ambiguous = confidence < p.llmBelow;
-    const facts = {
-      length: s[0],
-      hits: scan.hitIds(),
-      simple: s[SIMPLE] !== 0,
-      multiStep: s[MULTI_STEP] === 1,
-      questions: s[QUESTIONS] === 1,
-      numberedLines: stats.numberedLines,
-      numbers: stats.numbers,
-      questionMarks: stats.questionMarks,
-      overrideCount,
-      overrideWhy,
-      images,
-      raisedTo,
-    };
-    return new LazyScore(
-      this.#signalSource,
-      facts,
-      tier,
-      score,
-      confidence,
-      ambiguous,
-      recognized,
-      override,
-      tokens,
+    const signals = this.#signals.write(
+      scan,
+      {
+        tokens,
+        length: s[0],
+        simple: s[SIMPLE] !== 0,
+        multiStep: s[MULTI_STEP] === 1,
+        questions: s[QUESTIONS] === 1,
+        override,
+        overrideCount,
+        overrideWhy,
+        images,
+        raisedTo,
+        recognized,
+      },
+      stats.numberedLines,
+      stats.numbers,
     );
+    return { tier, score, confidence, ambiguous, recognized, override, tokens, signals };
   }
 
   /** Whether a non-weak imperative keyword was found. */
