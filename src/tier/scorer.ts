@@ -143,7 +143,8 @@ export class TierScorer {
         ? 1
         : 0;
     sum += weights[QUESTIONS]! * s[QUESTIONS]! + weights[MULTI_STEP]! * s[MULTI_STEP]!;
-    const score = Math.round(sum * 1e6) / 1e6;
+    // + 0: a sum just below zero rounds to -0, which JSON writes as 0 (decisions are plain data).
+    const score = Math.round(sum * 1e6) / 1e6 + 0;
     // Recognised: some dimension besides length spoke (a lone "first" or a faded "what is" is
     // not enough to know anything about a prompt).
     if (s[QUESTIONS] !== 0 || s[MULTI_STEP] !== 0) recognized = true;
