@@ -21,7 +21,7 @@ import {
   type InjectionGuard,
   type InjectionGuardOptions,
 } from './injection/guard.js';
-import { createProvider, type ProviderConfig } from './llm/config.js';
+import { createProvider, type ProviderConfigInput } from './llm/config.js';
 import { isLlmProvider, type LlmSetting, splitLlmSetting } from './llm/setting.js';
 import type { LlmProvider } from './llm/types.js';
 import type { TierDecision } from './tier/decision.js';
@@ -95,7 +95,7 @@ export interface TriageConfig {
    * `createProvider`: `{ id, kind, model, apiKeyEnv, … }`; the triage then owns the provider and
    * `close()` releases it). Without one, every part decides locally (or falls back).
    */
-  readonly llm?: LlmProvider | ProviderConfig;
+  readonly llm?: LlmProvider | ProviderConfigInput;
   /**
    * One cache of LLM verdicts for every part, its keys namespaced per part (`tier:…`,
    * `injection:…`): an object with `get` (which may return a promise) and `set`, such as a shared

@@ -4,8 +4,14 @@ import type { LlmGuidanceValue } from './classifiers/llm.js';
 import { compileGuidanceConfig, type GuidanceConfig } from './config.js';
 import { GuidanceEngine, type GuidanceEngineOptions, type GuidanceProvider } from './engine.js';
 
-/** One provider given as in a configuration file: a classifier spec, not a classifier object. */
-export type GuidanceProviderSpec = NonNullable<GuidanceConfig['providers']>[number];
+type SpecEntry = NonNullable<GuidanceConfig['providers']>[number];
+type Defaulted = 'minConfidence' | 'cooldownTurns' | 'maxPerTurn';
+
+/**
+ * One provider given as in a configuration file: a classifier spec
+ * (`{ type: 'doom_loop' }`, `{ type: 'llm', question }`, …), not a classifier object.
+ */
+export type GuidanceProviderSpec = Omit<SpecEntry, Defaulted> & Partial<Pick<SpecEntry, Defaulted>>;
 
 /**
  * How a guidance engine is built, in the shape every subsystem shares: the engine's options,

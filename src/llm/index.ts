@@ -26,6 +26,7 @@ export {
   createProvider,
   DEFAULT_BASE_URLS,
   type ProviderConfig,
+  type ProviderConfigInput,
   ProviderConfigSchema,
   parseProviderConfig,
 } from './config.js';
