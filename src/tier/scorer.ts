@@ -3,7 +3,14 @@ import { DIMENSIONS, type Dimension } from './keywords/index.js';
 import { buildTierLexicon, type TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
 import { ScoreParams } from './score-params.js';
-import { plural, SignalWriter } from './signals.js';
+import {
+  plural,
+  SIGNAL_MULTI_STEP,
+  SIGNAL_QUESTIONS,
+  SIGNAL_RECOGNIZED,
+  SIGNAL_SIMPLE,
+  SignalWriter,
+} from './signals.js';
 import { type Tier, tierRank } from './tiers.js';
 
 /**
@@ -97,6 +104,8 @@ export class TierScorer {
 
     const scan = this.#lexicon.lexicon.scan(text, this.#scan, 0, length);
     const stats = scan.stats;
+    const hits = this.#signals;
+    hits.collect(scan);
     const tokens = estimate(stats);
     const s = this.#dimensionScores;
     const weights = p.weights;
@@ -128,7 +137,7 @@ export class TierScorer {
       } else if (d === SIMPLE) {
         if (arithmetic) weight += 1;
         weight *= fade(tokens, p.simpleFullBelow, p.simpleNoneAbove);
-        if (weight > 0 && this.#asksForAction(scan)) weight *= p.simpleWithAction;
+        if (weight > 0 && hits.asksForAction) weight *= p.simpleWithAction;
       }
       const value = clamp(units[d]! * weight);
       s[d] = value;
@@ -139,7 +148,7 @@ export class TierScorer {
     s[MULTI_STEP] =
       scan.weight(p.multiStepCategory) >= p.multiStepMinWeight ||
       stats.numberedLines >= p.multiStepMinNumberedLines ||
-      this.#actions(scan) >= p.multiStepMinActions
+      hits.actions >= p.multiStepMinActions
         ? 1
         : 0;
     sum += weights[QUESTIONS]! * s[QUESTIONS]! + weights[MULTI_STEP]! * s[MULTI_STEP]!;
@@ -193,56 +202,23 @@ export class TierScorer {
       }
     }
     const ambiguous = confidence < p.llmBelow;
+    const flags =
+      (s[SIMPLE] !== 0 ? SIGNAL_SIMPLE : 0) |
+      (s[MULTI_STEP] === 1 ? SIGNAL_MULTI_STEP : 0) |
+      (s[QUESTIONS] === 1 ? SIGNAL_QUESTIONS : 0) |
+      (recognized ? SIGNAL_RECOGNIZED : 0);
     const signals = this.#signals.write(
       scan,
-      {
-        tokens,
-        length: s[0],
-        simple: s[SIMPLE] !== 0,
-        multiStep: s[MULTI_STEP] === 1,
-        questions: s[QUESTIONS] === 1,
-        override,
-        overrideCount,
-        overrideWhy,
-        images,
-        raisedTo,
-        recognized,
-      },
-      stats.numberedLines,
-      stats.numbers,
+      tokens,
+      s[0],
+      flags,
+      override,
+      overrideCount,
+      overrideWhy,
+      images,
+      raisedTo,
     );
     return { tier, score, confidence, ambiguous, recognized, override, tokens, signals };
-  }
-
-  /** Whether a non-weak imperative keyword was found. */
-  #asksForAction(scan: LexiconScan): boolean {
-    const imperative = this.#params.imperativeCategory;
-    for (let k = 0; k < scan.hitCount; k++) {
-      const entry = scan.hitEntry(k);
-      if (entry.categoryIndex === imperative && entry.weight >= 1) return true;
-    }
-    return false;
-  }
-
-  /** Distinct places where a non-weak imperative or agentic keyword was found. */
-  #actions(scan: LexiconScan): number {
-    const imperative = this.#params.imperativeCategory;
-    const agentic = this.#params.agenticCategory;
-    let count = 0;
-    let previous = -1;
-    for (let k = 0; k < scan.hitCount; k++) {
-      const entry = scan.hitEntry(k);
-      if (entry.weight < 1) continue;
-      if (entry.categoryIndex !== imperative && entry.categoryIndex !== agentic) {
-        continue;
-      }
-      // Hits come in text order per first occurrence; the same word in both categories is found
-      // at the same place, one after the other.
-      const at = scan.hitIndex(k);
-      if (at !== previous) count++;
-      previous = at;
-    }
-    return count;
   }
 
   /**

@@ -38,25 +38,11 @@ const ARITHMETIC = `${LABELS.simpleIndicators} (arithmetic)`;
 /** Most labels listed per signal (`signalLabels` is capped to it). */
 const MAX_LABELS = 16;
 
-/** What one score's signals are written from, besides its scan. */
-export interface SignalFacts {
-  readonly tokens: number;
-  /** The token-count dimension's score: below 0 short, 1 long. */
-  readonly length: number;
-  /** The simple-indicators dimension spoke (a keyword, or arithmetic). */
-  readonly simple: boolean;
-  readonly multiStep: boolean;
-  readonly questions: boolean;
-  readonly override: TierOverride | undefined;
-  /** The override's count: request tokens, reasoning weight or complexity signals. */
-  readonly overrideCount: number;
-  /** What joined the complexity signals (` + multi-step`, ` + long prompt` or nothing). */
-  readonly overrideWhy: string;
-  readonly images: number;
-  /** The tier vision raised the verdict to, if it did. */
-  readonly raisedTo: Tier | undefined;
-  readonly recognized: boolean;
-}
+/** Flags of a score that its signals tell (bits of `write`'s `flags`). */
+export const SIGNAL_SIMPLE = 1; // the simple-indicators dimension spoke (a keyword, or arithmetic)
+export const SIGNAL_MULTI_STEP = 2;
+export const SIGNAL_QUESTIONS = 4;
+export const SIGNAL_RECOGNIZED = 8; // some dimension besides length spoke
 
 /** Writes signals for one scorer (one lexicon, one set of options). Not reentrant. */
 export class SignalWriter {
@@ -74,9 +60,23 @@ export class SignalWriter {
   readonly #alone: readonly string[];
   /** `short (N tokens)` for the token counts a short prompt can have. */
   readonly #short: readonly string[];
-  /** Per call: the labels found in each slot, as entry ids (`MAX_LABELS` per slot), and how many. */
+  /**
+   * Signals of two labels (`code (python, function)`), by pair of entry ids, written on first
+   * use and kept (at most {@link MAX_PAIRS}): common pairs are written once, not per score.
+   */
+  readonly #pairs = new Map<number, string>();
+  readonly #entryCount: number;
+  /** By lexicon entry id: 1 for a non-weak imperative keyword, 2 for a non-weak agentic one. */
+  readonly #actionOf: Uint8Array;
+  /** Per score: the labels found in each slot, as entry ids (`MAX_LABELS` per slot), and how many. */
   readonly #ids: Int32Array;
   readonly #count: Int32Array;
+  /** Per score: the slots with a label (a bit set). */
+  #used = 0;
+  /** Per score: whether a non-weak imperative keyword was found. */
+  asksForAction = false;
+  /** Per score: distinct places where a non-weak imperative or agentic keyword was found. */
+  actions = 0;
 
   constructor(
     options: TierOptions,
@@ -97,7 +97,14 @@ export class SignalWriter {
       entries,
       (entry) => slotOfCategory.get(entry.categoryIndex) ?? -1,
     );
+    const imperative = categoryOf.imperativeVerbs;
+    const agentic = categoryOf.agenticTask;
+    this.#actionOf = Uint8Array.from(entries, (entry) => {
+      if (entry.weight < 1) return 0;
+      return entry.categoryIndex === imperative ? 1 : entry.categoryIndex === agentic ? 2 : 0;
+    });
     this.#labelOf = entries.map((entry) => entry.label);
+    this.#entryCount = entries.length;
     this.#openers = KEYWORD_DIMENSIONS.map((name) => `${LABELS[name]} (`);
     this.#alone = entries.map((entry, id) => {
       const slot = this.#slotOf[id]!;
@@ -111,49 +118,94 @@ export class SignalWriter {
     this.#count = new Int32Array(KEYWORD_DIMENSIONS.length);
   }
 
-  /** The signals of a score, in a fixed order: length, keyword dimensions, counts, override. */
-  write(scan: LexiconScan, facts: SignalFacts, numberedLines: number, numbers: number): string[] {
+  /**
+   * The signals of a score (whose scan {@link collect} read), in a fixed order: length, keyword
+   * dimensions, counts, override, vision. Arguments rather than an object: this runs on every score, and an object of facts
+   * would be one more allocation each time.
+   */
+  write(
+    scan: LexiconScan,
+    tokens: number,
+    length: number,
+    flags: number,
+    override: TierOverride | undefined,
+    overrideCount: number,
+    overrideWhy: string,
+    images: number,
+    raisedTo: Tier | undefined,
+  ): string[] {
     const signals: string[] = [];
-    if (facts.length < 0) {
+    if (length < 0) {
       const short = this.#short;
-      const tokens = facts.tokens;
       signals.push(tokens < short.length ? short[tokens]! : `short (${plural(tokens, 'token')})`);
-    } else if (facts.length === 1) signals.push(`long (${plural(facts.tokens, 'token')})`);
-    this.#keywordSignals(scan, facts, signals);
-    if (facts.multiStep && numberedLines >= this.#minNumberedLines) {
-      signals.push(`multi-step (${numberedLines} numbered lines)`);
+    } else if (length === 1) signals.push(`long (${plural(tokens, 'token')})`);
+    this.#keywordSignals(flags, signals);
+    const stats = scan.stats;
+    if (flags & SIGNAL_MULTI_STEP && stats.numberedLines >= this.#minNumberedLines) {
+      signals.push(`multi-step (${stats.numberedLines} numbered lines)`);
     }
-    if (numbers >= this.#minNumbers) signals.push(`numbers (${numbers})`);
-    if (facts.questions) signals.push(`questions (${scan.stats.questionMarks})`);
-    const { override } = facts;
+    if (stats.numbers >= this.#minNumbers) signals.push(`numbers (${stats.numbers})`);
+    if (flags & SIGNAL_QUESTIONS) signals.push(`questions (${stats.questionMarks})`);
     if (override === 'huge-context') {
       const { minTokens } = this.#options.overrides.hugeContext;
-      signals.push(`override: >${minTokens} tokens (≈${facts.overrideCount}) → COMPLEX`);
+      signals.push(`override: >${minTokens} tokens (≈${overrideCount}) → COMPLEX`);
     } else if (override === 'reasoning') {
-      signals.push(`override: ${fmtCount(facts.overrideCount)} reasoning markers → REASONING`);
+      signals.push(`override: ${fmtCount(overrideCount)} reasoning markers → REASONING`);
     } else if (override === 'complexity') {
-      const count = fmtCount(facts.overrideCount);
-      signals.push(`override: ${count} complexity signals${facts.overrideWhy} → COMPLEX`);
+      const count = fmtCount(overrideCount);
+      signals.push(`override: ${count} complexity signals${overrideWhy} → COMPLEX`);
     }
-    if (facts.images > 0) {
-      const raised = facts.raisedTo ? ` → ${facts.raisedTo}` : '';
-      signals.push(`vision (${plural(facts.images, 'image')})${raised}`);
+    if (images > 0) {
+      const raised = raisedTo ? ` → ${raisedTo}` : '';
+      signals.push(`vision (${plural(images, 'image')})${raised}`);
     }
-    if (!facts.recognized) signals.push('no recognised signal');
+    if (!(flags & SIGNAL_RECOGNIZED)) signals.push('no recognised signal');
     return signals;
   }
 
   /** `code (python, function)`, … for every keyword dimension with a hit, in dimension order. */
-  #keywordSignals(scan: LexiconScan, facts: SignalFacts, signals: string[]): void {
+  /** `code (python, function)` for two entries of one slot. */
+  #pair(slot: number, first: number, second: number): string {
+    const n = this.#entryCount;
+    // A small-integer key while n² fits in one (tens of thousands of entries).
+    const key = n < 30_000 ? first * n + second : -1;
+    let text = key < 0 ? undefined : this.#pairs.get(key);
+    if (text === undefined) {
+      const labelOf = this.#labelOf;
+      text = `${this.#openers[slot]!}${labelOf[first]!}, ${labelOf[second]!})`;
+      if (key >= 0 && this.#pairs.size < MAX_PAIRS) this.#pairs.set(key, text);
+    }
+    return text;
+  }
+
+  /**
+   * Reads a scan's hits once, for the signals and for the scorer: the labels of each keyword
+   * dimension, whether an imperative was found, and the places of actions (`asksForAction`,
+   * `actions`). Call before {@link write}, once per scan.
+   */
+  collect(scan: LexiconScan): void {
     const hitCount = scan.hitCount;
     const count = this.#count;
     const ids = this.#ids;
     const slotOf = this.#slotOf;
     const labelOf = this.#labelOf;
+    const actionOf = this.#actionOf;
     const limit = this.#limit;
     let used = 0; // bit set of the slots with a label
+    let asks = false;
+    let actions = 0;
+    let previous = -1;
     for (let k = 0; k < hitCount; k++) {
       const id = scan.hitId(k);
+      const action = actionOf[id]!;
+      if (action !== 0) {
+        if (action === 1) asks = true;
+        // Hits come in text order per first occurrence; the same word in both categories is
+        // found at the same place, one after the other.
+        const at = scan.hitIndex(k);
+        if (at !== previous) actions++;
+        previous = at;
+      }
       const slot = slotOf[id]!;
       if (slot < 0) continue;
       const bit = 1 << slot;
@@ -169,17 +221,28 @@ export class SignalWriter {
       ids[slot * MAX_LABELS + n] = id;
       count[slot] = n + 1;
     }
-    if (facts.simple && (used & SIMPLE_BIT) === 0) {
+    this.#used = used;
+    this.asksForAction = asks;
+    this.actions = actions;
+  }
+
+  #keywordSignals(flags: number, signals: string[]): void {
+    const count = this.#count;
+    const ids = this.#ids;
+    const labelOf = this.#labelOf;
+    let used = this.#used;
+    if (flags & SIGNAL_SIMPLE && (used & SIMPLE_BIT) === 0) {
       used |= SIMPLE_BIT;
       count[SIMPLE_SLOT] = 0; // written as `simple (arithmetic)`
     }
-    if (!facts.multiStep) used &= ~MULTI_STEP_BIT;
+    if (!(flags & SIGNAL_MULTI_STEP)) used &= ~MULTI_STEP_BIT;
     for (let slot = 0; used !== 0; slot++, used >>>= 1) {
       if ((used & 1) === 0) continue;
       const n = count[slot]!;
       const first = ids[slot * MAX_LABELS]!;
       if (n === 1) signals.push(this.#alone[first]!);
       else if (n === 0) signals.push(ARITHMETIC);
+      else if (n === 2) signals.push(this.#pair(slot, first, ids[slot * MAX_LABELS + 1]!));
       else {
         let text = `${this.#openers[slot]!}${labelOf[first]!}`;
         for (let i = 1; i < n; i++) text += `, ${labelOf[ids[slot * MAX_LABELS + i]!]!}`;
@@ -188,6 +251,9 @@ export class SignalWriter {
     }
   }
 }
+
+/** Most two-label signals a writer keeps. */
+const MAX_PAIRS = 50_000;
 
 /** Whether one of the `count` entries listed from `at` has the label `label`. */
 function hasLabel(
