@@ -246,7 +246,7 @@ export class CapabilitySelector {
     const plan = this.#plan(task, options);
     for (const outcome of plan.outcomes) {
       if (outcome.decision !== undefined) continue;
-      outcome.decision = this.#pending(outcome);
+      outcome.decision = this.#hybrid.pending(outcome.local);
       outcome.waiting = true;
     }
     return this.#selection(plan, 0, performance.now() - plan.started);
@@ -343,26 +343,6 @@ export class CapabilitySelector {
       needsLlm: decisions.some((d) => d.needsLlm),
       llmCalls,
       elapsedMs,
-    };
-  }
-
-  /** The decision of a capability still waiting for the LLM: the pre-matcher's best guess. */
-  #pending(outcome: Outcome): HybridDecision<boolean> {
-    const { local } = outcome;
-    const confidence = local.confidence;
-    return {
-      value: local.value,
-      source: 'local',
-      confidence,
-      localValue: local.value,
-      localConfidence: confidence,
-      margin: null,
-      llmConfidence: null,
-      llmMs: 0,
-      cached: false,
-      reason: `${local.reason ?? 'undecided'}; unsure, LLM decision pending`,
-      fallbackCause: null,
-      llmReason: null,
     };
   }
 

@@ -169,20 +169,7 @@ export class ContextRouter {
     const verdict = localVerdict(local);
     const decision = this.#hybrid.decideLocally(question, verdict);
     if (decision !== undefined) return this.#toDecision(decision, local, false);
-    return {
-      mode: local.mode,
-      policy: local.policy,
-      source: 'local',
-      confidence: local.confidence,
-      localConfidence: local.confidence,
-      llmConfidence: null,
-      llmMs: 0,
-      cached: false,
-      reason: `${verdict.reason}; unsure, LLM decision pending`,
-      fallbackCause: null,
-      local,
-      needsLlm: true,
-    };
+    return this.#toDecision(this.#hybrid.pending(verdict), local, true);
   }
 
   /** {@link route} with the phrases behind each signal and the intermediate scores. */

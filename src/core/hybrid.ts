@@ -415,6 +415,17 @@ export class Hybrid<I, T> {
     return decided;
   }
 
+  /**
+   * The provisional decision of a local-only call when the LLM must be asked (`decideLocally`
+   * gave none): the local verdict as it is, source `local`, its reason ending in
+   * `; unsure, LLM decision pending`. Not counted: the decision is still to be made.
+   */
+  pending(local: LocalVerdict<T>): HybridDecision<T> {
+    const confidence = clampConfidence(local.confidence);
+    const reason = `${local.reason ?? 'local verdict'}; unsure, LLM decision pending`;
+    return decision(local.value, 'local', confidence, local, null, false, 0, reason, null, null);
+  }
+
   /** A decision forced by the caller (e.g. a tier-specific model id), bypassing classification. */
   forced(value: T, reason: string): HybridDecision<T> {
     this.#stats.decisions++;

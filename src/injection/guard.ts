@@ -198,19 +198,7 @@ export class InjectionGuard {
     const verdict = localVerdict(local);
     const decision = this.#hybrid.decideLocally(input, verdict);
     if (decision !== undefined) return this.#toDecision(decision, local, false);
-    return {
-      riskLevel: local.riskLevel,
-      local,
-      source: 'local',
-      confidence: local.confidence,
-      localConfidence: local.confidence,
-      llmConfidence: null,
-      llmMs: 0,
-      cached: false,
-      reason: `${verdict.reason ?? local.riskLevel}; unsure, LLM check pending`,
-      fallbackCause: null,
-      needsLlm: true,
-    };
+    return this.#toDecision(this.#hybrid.pending(verdict), local, true);
   }
 
   /**
