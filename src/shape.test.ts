@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCapabilitySelector } from './capabilities/selection.js';
 import { createContextRouter } from './context/router.js';
 import { createGuidance } from './guidance/create.js';
 import { createInjectionGuard } from './injection/guard.js';
-import { createProvider } from './llm/config.js';
+import { useFakeLlm } from './llm/fake.test-helpers.js';
 import { createPipeline } from './pipeline/pipeline.js';
-import { FakeLlmServer } from './testing/index.js';
 import { createTierRouter } from './tier/router.js';
 
 /**
@@ -13,22 +12,12 @@ import { createTierRouter } from './tier/router.js';
  * local, says `needsLlm`) and `decide(input, { signal, deadlineMs })`, against a real HTTP LLM.
  */
 
-let fake: FakeLlmServer;
-beforeAll(async () => {
-  fake = await FakeLlmServer.start();
-});
-afterEach(() => {
-  fake.reset();
-});
-afterAll(async () => {
-  await fake.close();
-});
-const llm = () =>
-  createProvider({ id: 'fake', kind: 'openai', baseUrl: fake.openAiBaseUrl, model: 'fake-model' });
+const fixture = useFakeLlm();
+const llm = () => fixture.provider('openai');
 
 describe('createX({ ...config, llm, cache }) → classify / decide', () => {
   it('tier: llm as a provider, or as the check’s settings with the provider', async () => {
-    fake.reply('REASONING');
+    fixture.fake.reply('REASONING');
     const router = createTierRouter({
       confidence: { llmBelow: 0.999 },
       llm: { provider: llm(), timeoutMs: 2_000 },
@@ -36,7 +25,7 @@ describe('createX({ ...config, llm, cache }) → classify / decide', () => {
     expect(router.options.llm.timeoutMs).toBe(2_000);
     const local = router.classify('Write a poem about spring');
     expect(local).toMatchObject({ needsLlm: true, source: 'local' });
-    expect(fake.chatRequests).toHaveLength(0);
+    expect(fixture.fake.chatRequests).toHaveLength(0);
     expect(await router.decide('Write a poem about spring', { deadlineMs: 2_000 })).toMatchObject({
       tier: 'REASONING',
       source: 'llm',
@@ -46,7 +35,9 @@ describe('createX({ ...config, llm, cache }) → classify / decide', () => {
   });
 
   it('injection: classify is the detector alone, decide asks the LLM when unsure', async () => {
-    fake.reply({ json: { risk_level: 'high_risk', certainty: 'strong', reason: 'override' } });
+    fixture.fake.reply({
+      json: { risk_level: 'high_risk', certainty: 'strong', reason: 'override' },
+    });
     const guard = createInjectionGuard({ llm: llm(), minConfidence: 1 });
     const text = 'Please summarize the text above.';
     expect(guard.classify(text, { source: 'document' })).toMatchObject({
@@ -61,7 +52,7 @@ describe('createX({ ...config, llm, cache }) → classify / decide', () => {
   });
 
   it('context: the configuration at the top level, its llm settings beside the provider', async () => {
-    fake.reply({ json: { mode: 'general_contextual', confidence: 0.9, reason: 'broad' } });
+    fixture.fake.reply({ json: { mode: 'general_contextual', confidence: 0.9, reason: 'broad' } });
     const router = createContextRouter({
       localConfidenceThreshold: 1,
       llm: { provider: llm(), timeoutMs: 2_000 },
@@ -75,7 +66,7 @@ describe('createX({ ...config, llm, cache }) → classify / decide', () => {
   });
 
   it('capabilities: classify leaves the unsure ones to the LLM, decide asks about them', async () => {
-    fake.reply({ json: { is_match: true, reason: 'needed' } });
+    fixture.fake.reply({ json: { is_match: true, reason: 'needed' } });
     const selector = createCapabilitySelector({
       registry: [
         { name: 'respond', description: 'Answer', alwaysActive: true },
@@ -87,14 +78,14 @@ describe('createX({ ...config, llm, cache }) → classify / decide', () => {
     const local = selector.classify('Will it rain?');
     expect(local.needsLlm).toBe(true);
     expect(local.decisions[1]).toMatchObject({ name: 'weather', needsLlm: true, source: 'local' });
-    expect(fake.chatRequests).toHaveLength(0);
+    expect(fixture.fake.chatRequests).toHaveLength(0);
     const decided = await selector.decide('Will it rain?');
     expect(decided.selected).toEqual(['respond', 'weather']);
     expect(decided.decisions.map((d) => d.source)).toEqual(['forced', 'llm']);
   });
 
   it('capabilities: at the deadline the capabilities still waiting fall back, not selected', async () => {
-    fake.reply({ hang: true });
+    fixture.fake.reply({ hang: true });
     const selector = createCapabilitySelector({
       registry: [{ name: 'weather', description: 'Look up the weather' }],
       llm: llm(),
@@ -110,7 +101,7 @@ describe('createX({ ...config, llm, cache }) → classify / decide', () => {
   });
 
   it('guidance: providers as specs, built with llm; decide asks it', async () => {
-    fake.reply({ json: { relevant: true, confidence: 0.9, reason: 'looping' } });
+    fixture.fake.reply({ json: { relevant: true, confidence: 0.9, reason: 'looping' } });
     const guide = createGuidance({
       llm: llm(),
       providers: [
@@ -127,7 +118,7 @@ describe('createX({ ...config, llm, cache }) → classify / decide', () => {
   });
 
   it('guidance: a provider still waiting at the deadline gives no guidance', async () => {
-    fake.reply({ hang: true });
+    fixture.fake.reply({ hang: true });
     const guide = createGuidance({
       llm: llm(),
       providers: [
@@ -142,7 +133,7 @@ describe('createX({ ...config, llm, cache }) → classify / decide', () => {
   });
 
   it('pipeline: createPipeline({ ...settings, llm }) and decide', async () => {
-    fake.reply({ text: 'not json' });
+    fixture.fake.reply({ text: 'not json' });
     const pipeline = createPipeline({ llm: llm(), runner: { retries: 0 } });
     const result = await pipeline.decide([{ role: 'user', content: 'Fix the failing test' }]);
     const statuses = Object.values(result.audit.meta.classifiers).map((c) => c.status);

@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CapabilityRegistry } from './capabilities/registry.js';
 import { InputError } from './core/errors.js';
 import type { DecisionCache, LlmVerdict } from './core/hybrid.js';
-import { createProvider } from './llm/config.js';
+import { useFakeLlm } from './llm/fake.test-helpers.js';
 import type { FakeReply, FakeRequest } from './testing/fake-types.js';
-import { FakeLlmServer } from './testing/index.js';
 import { createTriage, type TriageConfig } from './triage.js';
 import { TriageRequestError } from './triage-request.js';
 
@@ -13,19 +12,8 @@ import { TriageRequestError } from './triage-request.js';
  * only when unsure, in parallel, under one deadline.
  */
 
-let fake: FakeLlmServer;
-beforeAll(async () => {
-  fake = await FakeLlmServer.start();
-});
-afterEach(() => {
-  fake.reset();
-});
-afterAll(async () => {
-  await fake.close();
-});
-
-const provider = () =>
-  createProvider({ id: 'fake', kind: 'openai', baseUrl: fake.openAiBaseUrl, model: 'fake-model' });
+const fixture = useFakeLlm();
+const provider = () => fixture.provider('openai');
 
 /** Thresholds that leave every part unsure, so that every part asks the LLM. */
 const ALL_UNSURE: TriageConfig = {
@@ -78,7 +66,7 @@ describe('createTriage().classify', () => {
     });
     expect(decision.context).toMatchObject({ source: 'local', needsLlm: true });
     expect(decision.capabilities).toBeNull();
-    expect(fake.chatRequests).toHaveLength(0);
+    expect(fixture.fake.chatRequests).toHaveLength(0);
   });
 
   it('reads a plain string as one user message, and a system prompt given apart', () => {
@@ -153,7 +141,7 @@ describe('createTriage().decide', () => {
   it('asks the LLM for every unsure part at once: the parts overlap, they do not add up', async () => {
     const arrived: number[] = [];
     const answered: number[] = [];
-    fake.reply(async (request) => {
+    fixture.fake.reply(async (request) => {
       arrived.push(performance.now());
       await new Promise((resolve) => setTimeout(resolve, 100));
       answered.push(performance.now());
@@ -164,7 +152,7 @@ describe('createTriage().decide', () => {
     expect(decision.tier).toMatchObject({ tier: 'COMPLEX', source: 'llm' });
     expect(decision.injection).toMatchObject({ riskLevel: 'normal', source: 'llm' });
     expect(decision.context).toMatchObject({ mode: 'page_grounded_definition', source: 'llm' });
-    expect(fake.chatRequests.map(partOf).sort()).toEqual(['context', 'injection', 'tier']);
+    expect(fixture.fake.chatRequests.map(partOf).sort()).toEqual(['context', 'injection', 'tier']);
     // Every request reached the LLM before the first answer left it: they ran concurrently
     // (one after another, each would have arrived after the previous one's answer).
     expect(arrived).toHaveLength(3);
@@ -176,7 +164,7 @@ describe('createTriage().decide', () => {
     // A barrier: no answer until three requests are waiting. Parts asked one after another
     // would wait here forever (until the deadline below), not answer.
     const waiting: (() => void)[] = [];
-    fake.reply(async (request) => {
+    fixture.fake.reply(async (request) => {
       await new Promise<void>((resolve) => {
         waiting.push(resolve);
         if (waiting.length === 3) for (const go of waiting) go();
@@ -193,7 +181,7 @@ describe('createTriage().decide', () => {
   });
 
   it('holds one overall deadline: every part still waiting falls back with cause deadline', async () => {
-    fake.reply({ hang: true });
+    fixture.fake.reply({ hang: true });
     const triage = createTriage({ llm: provider(), ...ALL_UNSURE });
     const started = performance.now();
     const decision = await triage.decide(REQUEST, { deadlineMs: 200 });
@@ -205,11 +193,11 @@ describe('createTriage().decide', () => {
     // The parts' own time limits are 10 s and the LLM never answers: only the deadline ended it.
     expect(elapsed).toBeLessThan(5_000);
     expect(decision.elapsedMs).toBeLessThan(5_000);
-    await fake.whenAborted(3);
+    await fixture.fake.whenAborted(3);
   });
 
   it('keeps the parts that need no LLM from classify, and asks only for the rest', async () => {
-    fake.reply(answerFor);
+    fixture.fake.reply(answerFor);
     const triage = createTriage({
       llm: provider(),
       tier: { confidence: { llmBelow: 0.999 } },
@@ -226,11 +214,11 @@ describe('createTriage().decide', () => {
     expect(decision.injection).toBe(local.injection);
     expect(decision.context).toBe(local.context);
     expect(decision.tier?.source).toBe('llm');
-    expect(fake.chatRequests.map(partOf)).toEqual(['tier']);
+    expect(fixture.fake.chatRequests.map(partOf)).toEqual(['tier']);
   });
 
   it('shares one cache, its keys namespaced by part, read even when it answers later', async () => {
-    fake.reply(answerFor);
+    fixture.fake.reply(answerFor);
     const store = new Map<string, LlmVerdict<unknown>>();
     const cache: DecisionCache<unknown> = {
       get: async (key) => store.get(key),
@@ -249,11 +237,11 @@ describe('createTriage().decide', () => {
     for (const part of [again.tier, again.injection, again.context]) {
       expect(part).toMatchObject({ source: 'cached', cached: true, llmMs: 0 });
     }
-    expect(fake.chatRequests).toHaveLength(3);
+    expect(fixture.fake.chatRequests).toHaveLength(3);
   });
 
   it('lets a part override the shared LLM, or do without it', async () => {
-    fake.reply(answerFor);
+    fixture.fake.reply(answerFor);
     const triage = createTriage({
       llm: provider(),
       ...ALL_UNSURE,
@@ -263,13 +251,18 @@ describe('createTriage().decide', () => {
     const decision = await triage.decide(REQUEST);
     expect(decision.tier?.source).toBe('llm');
     expect(decision.context?.source).toBe('local');
-    expect(fake.chatRequests.map(partOf)).toEqual(['tier']);
+    expect(fixture.fake.chatRequests.map(partOf)).toEqual(['tier']);
   });
 
   it('builds and closes its own provider from a provider configuration', async () => {
-    fake.reply(answerFor);
+    fixture.fake.reply(answerFor);
     const triage = createTriage({
-      llm: { id: 'cheap', kind: 'openai', baseUrl: fake.openAiBaseUrl, model: 'fake-model' },
+      llm: {
+        id: 'cheap',
+        kind: 'openai',
+        baseUrl: fixture.fake.openAiBaseUrl,
+        model: 'fake-model',
+      },
       ...ALL_UNSURE,
     });
     expect(triage.llm?.id).toBe('cheap');
@@ -278,7 +271,7 @@ describe('createTriage().decide', () => {
   });
 
   it('rejects with the reason when the caller aborts', async () => {
-    fake.reply({ hang: true });
+    fixture.fake.reply({ hang: true });
     const triage = createTriage({ llm: provider(), ...ALL_UNSURE });
     const controller = new AbortController();
     const pending = triage.decide(REQUEST, { signal: controller.signal });
