@@ -305,6 +305,9 @@ export class Hybrid<I, T> {
    * Runs the local classifier and, when it is unsure, the LLM or the fallback. The second
    * argument may still be the abort signal alone (deprecated: pass `{ signal }`).
    */
+  decide(input: I, options?: DecideOptions): Promise<HybridDecision<T>>;
+  /** @deprecated Pass the signal in the options: `decide(input, { signal })`. */
+  decide(input: I, signal: AbortSignal): Promise<HybridDecision<T>>;
   decide(input: I, options?: DecideOptions | AbortSignal): Promise<HybridDecision<T>> {
     return this.decideFrom(input, this.policy.local(input), options);
   }

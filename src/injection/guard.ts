@@ -129,7 +129,11 @@ export class InjectionGuard {
   readonly #hybrid: Hybrid<JudgeInput, RiskLevel>;
   readonly #llmEnabled: boolean;
 
-  /** Validates the settings (a `ConfigError` names each bad field). */
+  /**
+   * Validates the settings (a `ConfigError` names each bad field).
+   *
+   * @deprecated Use {@link createInjectionGuard}, the one way every subsystem is built.
+   */
   constructor(options: InjectionGuardOptions = {}) {
     const { detector, llm, decisionCache, cache: cacheOption, ...settings } = options;
     const shared = typeof cacheOption === 'object' ? cacheOption : decisionCache;

@@ -126,7 +126,7 @@ async function runOne(
       const output = await askWithRetries(env, task, signal);
       return done(output, llmStatus(task, started, model));
     }
-    const decision = await hybrid.decide(task, signal);
+    const decision = await hybrid.decide(task, signal === undefined ? {} : { signal });
     const localConfidence = decision.localConfidence ?? 0;
     if (decision.source === 'local') {
       return done(decision.value, {

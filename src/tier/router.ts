@@ -203,8 +203,11 @@ export class TierRouter {
   /**
    * Decides, running the LLM check under its timeout (and the caller's `deadlineMs`) when the
    * scorer is unsure. Rejects only when `signal` aborts or the request is malformed; a failing
-   * LLM gives the fallback tier. Passing the signal alone as the second argument is deprecated.
+   * LLM gives the fallback tier.
    */
+  decide(request: TierRequest | string, options?: DecideOptions): Promise<TierDecision>;
+  /** @deprecated Pass the signal in the options: `decide(request, { signal })`. */
+  decide(request: TierRequest | string, signal: AbortSignal): Promise<TierDecision>;
   async decide(
     request: TierRequest | string,
     options?: DecideOptions | AbortSignal,

@@ -164,7 +164,7 @@ export class LlmGuidanceClassifier implements AsyncClassifier<GuidanceContext> {
       gateReason = local.reason;
     }
     try {
-      const decision = await this.#hybrid.decide(context, signal);
+      const decision = await this.#hybrid.decide(context, signal === undefined ? {} : { signal });
       const metadata = {
         source: decision.source,
         llmMs: decision.llmMs,
