@@ -191,18 +191,19 @@ export class SignalWriter {
     const labelOf = this.#labelOf;
     const actionOf = this.#actionOf;
     const limit = this.#limit;
+    const hits = scan.hitIdBuffer();
     let used = 0; // bit set of the slots with a label
     let asks = false;
     let actions = 0;
     let previous = -1;
     for (let k = 0; k < hitCount; k++) {
-      const id = scan.hitId(k);
+      const id = hits[k]!;
       const action = actionOf[id]!;
       if (action !== 0) {
         if (action === 1) asks = true;
         // Hits come in text order per first occurrence; the same word in both categories is
         // found at the same place, one after the other.
-        const at = scan.hitIndex(k);
+        const at = scan.hitIndexBuffer()[k]!;
         if (at !== previous) actions++;
         previous = at;
       }
