@@ -110,7 +110,7 @@ describe('the context router over HTTP when the LLM misbehaves', () => {
     expect(overloaded.reason).toMatch(/^fallback:llm_error\(local=0\.54\): LlmHttpError: .*529/);
     const malformed = await router.decide(UNSURE);
     expect(malformed.source).toBe('fallback');
-    expect(malformed.reason).toContain('fallback:llm_error(local=0.54)');
+    expect(malformed.reason).toContain('fallback:llm_invalid(local=0.54)');
     expect(router.stats).toMatchObject({ llmCalls: 2, llmErrors: 2, fallbacks: 2 });
   });
 
