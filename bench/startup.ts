@@ -25,7 +25,11 @@ const cli = join(root, 'dist/cli/main.js');
 /** Runs ES-module code given on the command line, as a user's script would. */
 const esm = (code: string): string[] => ['--input-type=module', '-e', code];
 
-const BARE: Case = { name: 'node -e 0', description: 'bare Node (the baseline)', args: ['-e', '0'] };
+const BARE: Case = {
+  name: 'node -e 0',
+  description: 'bare Node (the baseline)',
+  args: ['-e', '0'],
+};
 
 const CASES: readonly Case[] = [
   {
@@ -43,7 +47,11 @@ const CASES: readonly Case[] = [
         "create().classify('Explain how a hash map handles collisions');",
     ),
   },
-  { name: 'triage tier "hi"', description: 'the CLI, one tier decision', args: [cli, 'tier', 'hi'] },
+  {
+    name: 'triage tier "hi"',
+    description: 'the CLI, one tier decision',
+    args: [cli, 'tier', 'hi'],
+  },
   { name: 'triage --version', description: 'the CLI, nothing to decide', args: [cli, '--version'] },
 ];
 
@@ -57,7 +65,8 @@ interface Row {
 function parseArgs(argv: readonly string[]): { json: boolean; runs: number } {
   const i = argv.indexOf('--runs');
   const runs = i >= 0 ? Number(argv[i + 1]) : 10;
-  if (!Number.isInteger(runs) || runs < 1) throw new RangeError('--runs must be a positive integer');
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new RangeError('--runs must be a positive integer');
   return { json: argv.includes('--json'), runs };
 }
 
@@ -85,7 +94,8 @@ function newestSource(dir: string): number {
     const path = join(dir, name);
     const stat = statSync(path);
     if (stat.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (name.endsWith('.ts') && !name.includes('.test')) newest = Math.max(newest, stat.mtimeMs);
+    else if (name.endsWith('.ts') && !name.includes('.test'))
+      newest = Math.max(newest, stat.mtimeMs);
   }
   return newest;
 }
@@ -101,7 +111,9 @@ function main(): void {
   for (const c of all) timeOnce(c); // one untimed run each: the file system cache, not triage
   const times = all.map(() => [] as number[]);
   for (let round = 0; round < runs; round++) {
-    all.forEach((c, i) => times[i]!.push(timeOnce(c)));
+    all.forEach((c, i) => {
+      times[i]!.push(timeOnce(c));
+    });
   }
   const bare = median(times[0]!);
   const rows: Row[] = all.map((c, i) => {
@@ -114,7 +126,9 @@ function main(): void {
     };
   });
   if (json) {
-    process.stdout.write(`${JSON.stringify({ node: process.version, runs, results: rows }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ node: process.version, runs, results: rows }, null, 2)}\n`,
+    );
     return;
   }
   process.stdout.write(`Node ${process.version}, median of ${runs} cold processes per case\n`);
