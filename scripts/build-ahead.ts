@@ -7,13 +7,13 @@ import { prebuiltFiles, recordModules, standaloneValidators } from './ahead.js';
 /**
  * `node --import tsx scripts/build-ahead.ts [dir] [--schemas]` (the last step of `npm run build`):
  * writes the precompiled configuration validators to `<dir>/validators/` and the values computed
- * ahead to `<dir>/prebuilt/`; `dir` is dist/core, beside the built `core/validate.js` and
- * `core/prebuilt.js` that read them. Replaces what was there, so nothing from an earlier build
+ * ahead to `<dir>/prebuilt/`; `dir` is dist/, beside the bundled code that reads them (see
+ * `src/core/validate.ts` and `src/core/prebuilt.ts`). Replaces what was there, so nothing from an earlier build
  * survives. With `--schemas`, also writes `<dir>/schemas.json` (each schema by id), for tests.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const out = resolve(args.find((arg) => !arg.startsWith('--')) ?? join(root, 'dist/core'));
+const out = resolve(args.find((arg) => !arg.startsWith('--')) ?? join(root, 'dist'));
 const declared = await recordModules(join(root, 'src'));
 const outputs = [
   ['validators', standaloneValidators(declared.schemas)],

@@ -34,23 +34,30 @@ const DOCUMENTED = [
   './testing',
 ];
 
-/** Each code entry point with the source module it is built from (dist/x/index.js ← src/x/index.ts). */
+/**
+ * Each code entry point with the source module it is built from: `./x` is bundled from
+ * src/x/index.ts into dist/x.js, its types are dist/x/index.d.ts (the root: src/index.ts).
+ */
 const entries = Object.entries(pkg.exports)
   .filter((entry): entry is [string, Target] => typeof entry[1] === 'object')
-  .map(([subpath, target]) => ({
-    subpath,
-    specifier: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
-    target,
-    source: target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'),
-  }));
+  .map(([subpath, target]) => {
+    const folder = subpath === '.' ? '' : `${subpath.slice(2)}/`;
+    return {
+      subpath,
+      specifier: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
+      target,
+      source: `src/${folder}index.ts`,
+      types: `./dist/${folder}index.d.ts`,
+      code: subpath === '.' ? './dist/index.js' : `./dist/${subpath.slice(2)}.js`,
+    };
+  });
 
 describe('entry points', () => {
   it('are the documented subpaths, each with types and an ES module', () => {
     expect(entries.map((entry) => entry.subpath).sort()).toEqual([...DOCUMENTED].sort());
-    for (const { target, source } of entries) {
+    for (const { target, source, types, code } of entries) {
       expect(Object.keys(target)).toEqual(['types', 'import']); // types first, as TypeScript wants
-      expect(target.import).toMatch(/^\.\/dist\/.+\.js$/);
-      expect(target.types).toBe(target.import.replace(/\.js$/, '.d.ts'));
+      expect(target).toEqual({ types, import: code });
       expect(existsSync(join(ROOT, source))).toBe(true);
     }
     expect(pkg.files).toContain('dist');

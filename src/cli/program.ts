@@ -1,11 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { TriageError } from '../core/errors.js';
+import { packageVersion } from '../core/package-root.js';
 import { commandsFor } from './commands/index.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
 
 /**
  * Builds the `triage` command with the subcommands `argv` needs registered (every one when it
@@ -17,7 +13,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
       'Decide how each request to an LLM application should be handled (model tier, injection ' +
         'risk, context policy, capabilities, agent guidance), locally in microseconds.',
     )
-    .version(pkg.version)
+    .version(packageVersion())
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: true })
     // Before the subcommands are added: they copy this setting when they are created, so a

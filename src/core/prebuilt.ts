@@ -31,8 +31,8 @@ export interface PrebuiltFile {
 }
 
 /**
- * @internal Where the build's values are read from: `prebuilt/` beside this module (in dist/;
- * there is none in src/). Tests point it at a folder of their own.
+ * @internal Where the build's values are read from: `prebuilt/` beside this module's code
+ * (dist/prebuilt/, beside the bundle; there is none in src/). Tests point it elsewhere.
  */
 export const prebuiltStore = { dir: new URL('./prebuilt/', import.meta.url) };
 

@@ -31,8 +31,8 @@ const configAjv = lazyAjv(CONFIG_AJV_OPTIONS);
 const require = createRequire(import.meta.url);
 
 /**
- * @internal Where the build's validators are read from: `validators/` beside this module (in
- * dist/; there is none in src/). Tests point it at a folder of their own.
+ * @internal Where the build's validators are read from: `validators/` beside this module's code
+ * (dist/validators/, beside the bundle; there is none in src/). Tests point it elsewhere.
  */
 export const precompiled = { dir: new URL('./validators/', import.meta.url) };
 
