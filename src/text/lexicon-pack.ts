@@ -58,26 +58,33 @@ export function packLexiconTables(tables: LexiconTables): PackedLexiconTables {
   };
 }
 
-/** The tables {@link packLexiconTables} packed. */
+/** The tables {@link packLexiconTables} packed (plain loops: it runs once, cold, at start-up). */
 export function unpackLexiconTables(packed: PackedLexiconTables): LexiconTables {
   const { categories, phrases, labels, categoryOf, weights, units, unitStart, flags } = packed;
-  const entries: LexiconEntry[] = phrases.map((phrase, id) => ({
-    id,
-    phrase,
-    category: categories[categoryOf[id]!]!,
-    categoryIndex: categoryOf[id]!,
-    weight: weights[id]!,
-    label: labels[id]!,
-  }));
-  const patterns: Pattern[] = [];
+  const { entryIds, entryStart } = packed;
+  const entries: LexiconEntry[] = new Array(phrases.length);
+  for (let id = 0; id < phrases.length; id++) {
+    const categoryIndex = categoryOf[id]!;
+    entries[id] = {
+      id,
+      phrase: phrases[id]!,
+      category: categories[categoryIndex]!,
+      categoryIndex,
+      weight: weights[id]!,
+      label: labels[id]!,
+    };
+  }
+  const patterns: Pattern[] = new Array(flags.length);
   for (let p = 0; p < flags.length; p++) {
-    patterns.push({
+    const ids: number[] = [];
+    for (let k = entryStart[p]!; k < entryStart[p + 1]!; k++) ids.push(entryIds[k]!);
+    patterns[p] = {
       units: units.subarray(unitStart[p], unitStart[p + 1]),
       leftBounded: (flags[p]! & 1) !== 0,
       rightBounded: (flags[p]! & 2) !== 0,
       lettersOnly: (flags[p]! & 4) !== 0,
-      entries: Array.from(packed.entryIds.subarray(packed.entryStart[p], packed.entryStart[p + 1])),
-    });
+      entries: ids,
+    };
   }
   return { categories, entries, patterns, ...packed.rest };
 }
