@@ -12,7 +12,8 @@
  * Nothing here runs when imported: schemas, lexicons and tables are built ahead or on first use.
  */
 
-// The front door over the request-level decisions (`createTriage`) is exported first, here.
+// The front door over the request-level decisions, `createTriage` (./triage.js), is exported here
+// too, beside the subsystems' entry points (in the order of their paths, as the linter sorts them).
 
 // Capabilities and the agent router.
 export {
@@ -60,8 +61,8 @@ export {
   splitSentences,
   type TurnMessage,
 } from './context/index.js';
-// The classifier contract, results and certainty (custom classifiers build on these).
-// Errors: every error triage throws on purpose is a TriageError.
+// The classifier contract, results and certainty (custom classifiers build on these), and the
+// errors: every error triage throws on purpose is a TriageError.
 export {
   AllOf,
   AnyOf,
