@@ -108,6 +108,19 @@ export {
   threshold,
   withDeadline,
 } from './core/index.js';
+// Evaluating a router on outcomes: quality against the share of calls sent to the strong model.
+export {
+  curveAt,
+  indicesByGroup,
+  type Outcome,
+  pointForQuality,
+  pointForShare,
+  type RoutingCurve,
+  type RoutingPoint,
+  randomShareForQuality,
+  routingCurve,
+  shareForQuality,
+} from './eval/index.js';
 // Guidance for agents.
 export {
   compileGuidanceConfig,

@@ -40,7 +40,12 @@ import { type TierOptions, tierOptions } from './options.js';
 export interface TierLexicon {
   readonly lexicon: Lexicon;
   readonly index: Readonly<Record<KeywordDimension, number>>;
+  /** The category of the trained weights' learned words, -1 without any. */
+  readonly learned: number;
 }
+
+/** The lexicon category of learned words (trained weights). */
+export const LEARNED_CATEGORY = 'learned';
 
 let foldTable: FoldTable | undefined;
 
@@ -68,7 +73,8 @@ export function buildTierLexicon(
   const index = Object.fromEntries(
     KEYWORD_DIMENSIONS.map((dimension) => [dimension, lexicon.categoryIndex(dimension)]),
   ) as Record<KeywordDimension, number>;
-  return { lexicon, index };
+  const learned = lexicon.categories.indexOf(LEARNED_CATEGORY);
+  return { lexicon, index, learned };
 }
 
 const PREBUILT = 'tier-lexicon';
@@ -91,10 +97,11 @@ function lexiconInput(options: TierOptions): string {
       const { keywords, extraKeywords } = options.dimensions[dimension];
       return [keywords ?? null, extraKeywords];
     }),
+    options.weights?.learned?.words ?? null,
   ]);
 }
 
-/** The entries of each dimension, checked, without overlaps. */
+/** The entries of each dimension, checked, without overlaps, and the learned words. */
 function tierLexiconSpec(
   options: TierOptions,
   fold: FoldTable,
@@ -113,6 +120,11 @@ function tierLexiconSpec(
   if (issues.length > 0) throw new ConfigError(source, issues);
   for (const dimension of KEYWORD_DIMENSIONS) {
     spec[dimension] = withoutOverlaps(spec[dimension] ?? [], fold);
+  }
+  // Learned words are whole words, each its own entry: no overlaps to remove.
+  const words = Object.entries(options.weights?.learned?.words ?? {});
+  if (words.length > 0) {
+    spec[LEARNED_CATEGORY] = words.map(([phrase, weight]) => ({ phrase, weight }));
   }
   return spec;
 }

@@ -26,6 +26,8 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'pipeline', load: async () => (await import('./pipeline.js')).registerPipeline },
   { name: 'inject', load: async () => (await import('./inject.js')).registerInject },
   { name: 'tier', load: async () => (await import('./tier.js')).registerTier },
+  { name: 'calibrate', load: async () => (await import('./calibrate.js')).registerCalibrate },
+  { name: 'train', load: async () => (await import('./train.js')).registerTrain },
   { name: 'bench', load: async () => (await import('./bench.js')).registerBench },
   { name: 'serve', load: async () => (await import('./serve.js')).registerServe },
 ];
