@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { packageVersion } from '../core/package-root.js';
 import { TIERS } from '../tier/tiers.js';
 import type { ServerContext } from './server-context.js';
 
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+const VERSION = packageVersion();
 
 /**
  * `GET /v1/models`, `GET /health` and `GET /metrics` (`metricsText`, when given, in place of this
