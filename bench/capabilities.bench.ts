@@ -7,7 +7,7 @@ import {
   Prematcher,
   readIntentDataset,
   routeAgent,
-} from '../src/index.js';
+} from '../src/capabilities/index.js';
 import { sharedData } from '../test/data.js';
 import type { BenchCase } from './harness.js';
 

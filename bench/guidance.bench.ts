@@ -10,7 +10,7 @@ import {
   SingleToolRepeatedClassifier,
   TrajectoryBuilder,
   type TrajectoryEvent,
-} from '../src/index.js';
+} from '../src/guidance/index.js';
 import { agentSession } from './guidance.fixture.js';
 import type { BenchCase } from './harness.js';
 

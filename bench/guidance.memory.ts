@@ -8,8 +8,8 @@
  * their contents off the JS heap) of `process.memoryUsage()` by the count. Shared, compiled-once data (the sensitive-terms lexicon) is created before the
  * measurement and reported separately: it is paid once per process, not per instance.
  */
+
 import {
-  compileLexicon,
   DEFAULT_SENSITIVE_TERMS,
   DoomLoopClassifier,
   ErrorStreakClassifier,
@@ -17,13 +17,14 @@ import {
   HighToolCountClassifier,
   LargeOutputClassifier,
   LlmGuidanceClassifier,
-  type LlmProvider,
   ProgressStallClassifier,
   SensitiveContentClassifier,
   SequentialWhenParallelClassifier,
   SingleToolRepeatedClassifier,
   TrajectoryBuilder,
-} from '../src/index.js';
+} from '../src/guidance/index.js';
+import type { LlmProvider } from '../src/llm/index.js';
+import { compileLexicon } from '../src/text/index.js';
 import { agentSession } from './guidance.fixture.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

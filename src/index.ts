@@ -1,15 +1,269 @@
 /**
  * triage: decide in microseconds how each request to an LLM application should be handled.
- * This module is the public API and nothing else: each subsystem's entry point re-exported.
+ *
+ * The root is the front door: each subsystem's entry points, the types of their options and
+ * decisions, the classifier contract and the errors to test for. Each subsystem's whole public
+ * API (schemas, building blocks, tuning constants) is on its own subpath: `triage/tier`,
+ * `triage/injection`, `triage/context`, `triage/capabilities`, `triage/guidance`,
+ * `triage/pipeline` and `triage/llm`. The routing server is on `triage/server` only, so that
+ * importing the library never loads the server stack (fastify, pino, prom-client); the fake LLM
+ * server for tests is on `triage/testing`.
+ *
+ * Nothing here runs when imported: schemas, lexicons and tables are built ahead or on first use.
  */
-export * from './capabilities/index.js';
-export * from './context/index.js';
-export * from './core/index.js';
-export * from './eval/index.js';
-export * from './guidance/index.js';
-export * from './injection/index.js';
-export * from './llm/index.js';
-export * from './pipeline/index.js';
-export * from './server/index.js';
-export * from './text/index.js';
-export * from './tier/index.js';
+
+// Capabilities and the agent router.
+export {
+  type AgentRouter,
+  type AgentRouterConfig,
+  type AgentState,
+  type AgentStateUpdate,
+  applyUpdate,
+  type Capability,
+  type CapabilityDecision,
+  type CapabilityInput,
+  CapabilityRegistry,
+  type CapabilitySelection,
+  CapabilitySelectionError,
+  CapabilitySelector,
+  type CapabilitySelectorOptions,
+  type ClassifyTaskOptions,
+  capabilitiesSelected,
+  createAgentRouter,
+  createCapabilitySelector,
+  EmptyTaskError,
+  initialAgentState,
+  planCreated,
+  runClassifierStep,
+  runKilled,
+  type SelectOptions,
+  StepError,
+  stepCompleted,
+  stepFailed,
+  taskExtracted,
+} from './capabilities/index.js';
+// Context policy.
+export {
+  type AvailableContext,
+  type ContextDecision,
+  type ContextLlmSettings,
+  type ContextPolicy,
+  ContextRouter,
+  type ContextRouterConfig,
+  type ContextRouterConfigInput,
+  type ContextRouterOptions,
+  type ContextRouterSettings,
+  createContextRouter,
+  limitSentences,
+  type SelectedContext,
+  SentenceStream,
+  type SentenceStreamOptions,
+  selectContext,
+  splitSentences,
+  type TurnMessage,
+} from './context/index.js';
+// The classifier contract, results and certainty (custom classifiers build on these), and the
+// errors: every error triage throws on purpose is a TriageError.
+export {
+  AllOf,
+  type AnyClassifier,
+  AnyOf,
+  AsyncAllOf,
+  AsyncAnyOf,
+  type AsyncClassifier,
+  AsyncNot,
+  AsyncThreshold,
+  allOf,
+  allOfAsync,
+  anyOf,
+  anyOfAsync,
+  benchmarkClassifier,
+  CERTAINTY_SCORES,
+  CERTAINTY_TAGS,
+  type Certainty,
+  ClassificationResult,
+  type Classifier,
+  type ClassifierBenchmark,
+  type ClassifierConfig,
+  type ClassifierConfigInput,
+  type ClassifierEntry,
+  type ClassifierFailure,
+  ConfigError,
+  type ConfigIssue,
+  CooldownTracker,
+  certaintyFromConfidence,
+  certaintyScore,
+  DECISION_SOURCES,
+  DEFAULT_CERTAINTY_THRESHOLD,
+  type DecideOptions,
+  type DecisionAudit,
+  type DecisionCache,
+  type DecisionSource,
+  DecisionTimeoutError,
+  FALLBACK_CAUSES,
+  type FallbackCause,
+  Hybrid,
+  type HybridDecision,
+  type HybridPolicy,
+  type HybridStats,
+  InputError,
+  isTimeoutError,
+  type LlmDecider,
+  type LlmVerdict,
+  type LocalVerdict,
+  lruDecisionCache,
+  Not,
+  not,
+  notAsync,
+  type ResultDetails,
+  type RunOptions,
+  type RunOutcome,
+  runClassifiers,
+  Threshold,
+  TriageError,
+  threshold,
+  thresholdAsync,
+  withDeadline,
+} from './core/index.js';
+// Evaluating a router on outcomes: quality against the share of calls sent to the strong model.
+export {
+  curveAt,
+  indicesByGroup,
+  type Outcome,
+  pointForQuality,
+  pointForShare,
+  type RoutingCurve,
+  type RoutingPoint,
+  randomShareForQuality,
+  routingCurve,
+  shareForQuality,
+} from './eval/index.js';
+// Guidance for agents.
+export {
+  compileGuidanceConfig,
+  createGuidance,
+  DoomLoopClassifier,
+  ErrorStreakClassifier,
+  type Guidance,
+  type GuidanceConfig,
+  type GuidanceContext,
+  GuidanceEngine,
+  type GuidanceEngineOptions,
+  type GuidanceOptions,
+  type GuidanceProvider,
+  type GuidanceProviderSpec,
+  type GuidanceSession,
+  type GuidanceSessionInput,
+  HighToolCountClassifier,
+  LargeOutputClassifier,
+  LlmGuidanceClassifier,
+  loadGuidanceConfig,
+  ProgressStallClassifier,
+  parseTrajectoryEvent,
+  SensitiveContentClassifier,
+  SequentialWhenParallelClassifier,
+  SingleToolRepeatedClassifier,
+  type ToolCallRecord,
+  ToolResult,
+  type Trajectory,
+  TrajectoryBuilder,
+  type TrajectoryEvent,
+  TrajectoryEventError,
+} from './guidance/index.js';
+// Prompt injection.
+export {
+  type CheckOptions,
+  createInjectionGuard,
+  type DetectOptions,
+  detectInjection,
+  INJECTION_PRESETS,
+  type InjectionConfig,
+  type InjectionConfigInput,
+  type InjectionDecideOptions,
+  type InjectionDecision,
+  InjectionDetector,
+  InjectionGuard,
+  type InjectionGuardConfig,
+  type InjectionGuardOptions,
+  type InjectionPreset,
+  type InjectionResult,
+  type InjectionSignal,
+  type InjectionSource,
+  RISK_LEVELS,
+  type RiskLevel,
+} from './injection/index.js';
+// LLM providers.
+export {
+  askJson,
+  askLabel,
+  type ChatMessage,
+  type CompletionRequest,
+  type CompletionResponse,
+  type ConfiguredProvider,
+  createProvider,
+  isLlmProvider,
+  LlmError,
+  LlmHttpError,
+  LlmInvalidOutputError,
+  LlmNetworkError,
+  type LlmProvider,
+  type LlmSetting,
+  LlmTimeoutError,
+  type ProviderConfig,
+  type ProviderConfigInput,
+  withCache,
+  withConcurrencyLimit,
+} from './llm/index.js';
+// The classifier pipeline.
+export {
+  type CreatePipelineOptions,
+  createPipeline,
+  loadCatalog,
+  loadPipelineConfig,
+  type ModelCatalog,
+  Pipeline,
+  PipelineInputError,
+  type PipelineMessage,
+  type PipelineOptions,
+  type PipelineResult,
+  pipelineFromConfig,
+} from './pipeline/index.js';
+// Tier routing.
+export {
+  createTierRouter,
+  isTier,
+  TIERS,
+  type Tier,
+  type TierDecision,
+  type TierLlmSettings,
+  type TierOptions,
+  type TierOptionsInput,
+  type TierRequest,
+  TierRequestError,
+  TierRouter,
+  type TierRouterConfig,
+  type TierRouterDependencies,
+} from './tier/index.js';
+// The front door: one object for the request-level decisions.
+export {
+  createTriage,
+  TRIAGE_PARTS,
+  type Triage,
+  type TriageCapabilitiesConfig,
+  type TriageClassifyOptions,
+  type TriageConfig,
+  type TriageContextConfig,
+  type TriageDecideOptions,
+  type TriageDecision,
+  type TriageInjectionConfig,
+  type TriageInjectionDecision,
+  type TriagePart,
+  type TriageTierConfig,
+} from './triage.js';
+export {
+  type TriageChatRequest,
+  type TriageRequest,
+  TriageRequestError,
+  type UserControlledText,
+  userControlledTexts,
+} from './triage-request.js';

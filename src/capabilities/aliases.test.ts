@@ -16,12 +16,12 @@ import {
   StepError,
   selectCapabilities,
   type TaskClassifierGuide,
-} from '../index.js';
+} from './index.js';
 import { ScriptedProvider } from './scripted-provider.test-helpers.js';
 
 const ASSISTANT = fileURLToPath(new URL('./testdata/assistant.yaml', import.meta.url));
 
-/** The original design's names, imported from the package as its users would. */
+/** The original design's names, imported from `triage/capabilities` as its users would. */
 describe("the original design's public names (capabilities)", () => {
   it('are the native values and types', () => {
     expect(routerConditionalEdge).toBe(routeAgent);

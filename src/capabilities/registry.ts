@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
+import { parseYaml } from '../core/yaml.js';
 import {
   type Capability,
   type CapabilityInput,

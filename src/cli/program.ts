@@ -1,26 +1,25 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { TriageError } from '../core/errors.js';
-import { COMMANDS } from './commands/index.js';
+import { packageVersion } from '../core/package-root.js';
+import { commandsFor } from './commands/index.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
-
-/** Builds the `triage` command with every subcommand registered. */
-export function buildProgram(): Command {
+/**
+ * Builds the `triage` command with the subcommands `argv` needs registered (every one when it
+ * names none: see `commandsFor`).
+ */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('triage')
     .description(
       'Decide how each request to an LLM application should be handled (model tier, injection ' +
         'risk, context policy, capabilities, agent guidance), locally in microseconds.',
     )
-    .version(pkg.version)
+    .version(packageVersion())
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: true })
     // Before the subcommands are added: they copy this setting when they are created, so a
     // usage error in a subcommand also ends in `runCli`'s exit code 2 instead of process.exit.
     .exitOverride();
-  for (const register of COMMANDS) register(program);
+  for (const register of await commandsFor(argv)) register(program);
   return program;
 }
 
@@ -29,8 +28,8 @@ export function buildProgram(): Command {
  * and exit with code 2; anything else exits with 1. Never prints a stack trace for a user error.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { AllOf, AnyOf, CooldownTracker, Not, Threshold } from '../index.js';
+import { contextWithErrors, fail } from './guidance.test-helpers.js';
 import {
-  AllOf,
   AllOfClassifier,
-  AnyOf,
   AnyOfClassifier,
   ClassificationResult,
   type ClassifierConfig,
   ClassifierCooldownTracker,
-  CooldownTracker,
   classifierConfig,
   DoomLoopClassifier,
   ErrorStreakClassifier,
@@ -18,18 +17,15 @@ import {
   HighToolCountClassifier,
   LLMClassifier,
   LlmGuidanceClassifier,
-  Not,
   NotClassifier,
   ProgressStallClassifier,
   runClassifiers,
-  Threshold,
   ThresholdClassifier,
   ToolResult,
   TrajectoryBuilder,
-} from '../index.js';
-import { contextWithErrors, fail } from './guidance.test-helpers.js';
+} from './index.js';
 
-/** The original design's names, imported from the package as its users would. */
+/** The original design's names, imported from `triage/guidance` as its users would. */
 describe("the original design's public names", () => {
   it('are the very same classes as the native names', () => {
     expect(LLMClassifier).toBe(LlmGuidanceClassifier);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import Type, { type Static } from 'typebox';
-import { parse as parseYaml } from 'yaml';
 import { ClassifierConfigSchema } from '../core/cooldown.js';
 import { ConfigError } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
+import { parseYaml } from '../core/yaml.js';
 import { type ConfiguredProvider, createProvider, ProviderConfigSchema } from '../llm/index.js';
 import type { GuidanceEngineOptions, GuidanceProvider } from './engine.js';
 import { TrajectoryOptionsSchema } from './options.js';

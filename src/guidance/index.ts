@@ -1,12 +1,30 @@
 /** Guidance classifiers over agent trajectories (document 001): when to nudge an agent, and with what. */
 export {
+  type AnyClassifier,
+  AsyncAllOf,
+  AsyncAnyOf,
+  AsyncNot,
+  AsyncThreshold,
+  allOfAsync,
+  anyOfAsync,
+  notAsync,
+  thresholdAsync,
+} from '../core/async-composites.js';
+export {
   AllOfClassifier,
   AnyOfClassifier,
+  benchmarkClassifier,
+  ClassificationResult,
+  type ClassifierBenchmark,
+  type ClassifierConfig,
+  type ClassifierConfigInput,
   ClassifierCooldownTracker,
+  classifierConfig,
   type GuidanceClassifier,
   type GuidanceProviderConfig,
   LLMClassifier,
   NotClassifier,
+  runClassifiers,
   ThresholdClassifier,
 } from './aliases.js';
 export { TrajectoryBuilder, type TrajectoryBuilderOptions } from './builder.js';
@@ -69,6 +87,7 @@ export {
   type LoadedGuidanceConfig,
   loadGuidanceConfig,
 } from './config.js';
+export { createGuidance, type GuidanceOptions, type GuidanceProviderSpec } from './create.js';
 export { DEFAULT_GUIDANCE, defaultGuidanceProviders } from './defaults.js';
 export {
   type Guidance,

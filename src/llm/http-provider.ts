@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+import { lazyRequire } from '../core/lazy-require.js';
 import { llmDeadline } from './deadline.js';
 import {
   LlmError,
@@ -12,6 +13,9 @@ import { parseJsonReply, validateJson } from './output.js';
 import { backoffMs, type RetryPolicy, retryAfterMs } from './retry.js';
 import type { CompletionRequest, CompletionResponse, JsonSchema, LlmProvider } from './types.js';
 import { defined, providerErrorMessage, type WireAdapter, type WireReply } from './wire.js';
+
+/** undici, loaded when the first provider is created (it takes ~100 ms to load). */
+const undici = lazyRequire<typeof import('undici')>('undici');
 
 /** The default cap on a response body: a reply larger than this is not a classifier's answer. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -84,7 +88,7 @@ export class HttpProvider implements LlmProvider {
     this.timeoutMs = options.timeoutMs;
     const url = new URL(options.baseUrl);
     this.#path = `${url.pathname.replace(/\/+$/, '')}${options.wire.path}${url.search}`;
-    this.#pool = new Pool(url.origin, {
+    this.#pool = new (undici().Pool)(url.origin, {
       ...defined('connections', options.connections),
       keepAliveTimeout: 30_000,
     });

@@ -1,6 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { LRUCache } from 'lru-cache';
 import type { TSchema } from 'typebox';
+import { lazyAjv } from '../core/ajv.js';
 import { certaintyScore, clampConfidence, isCertainty } from '../core/certainty.js';
 import { ConfigError } from '../core/errors.js';
 import { describeAjvErrors } from '../core/validate.js';
@@ -114,7 +115,7 @@ export function parseJsonReply(text: string, provider: string, finishReason?: st
  * Output schemas come from prompts and providers, not from triage's own configs: unknown keywords
  * and formats are ignored rather than rejected, and `$schema` (often 2020-12) is not checked.
  */
-const ajv = new Ajv({ strict: false, allErrors: true, logger: false, validateSchema: false });
+const ajv = lazyAjv({ strict: false, allErrors: true, logger: false, validateSchema: false });
 const byIdentity = new WeakMap<object, ValidateFunction>();
 const byText = new LRUCache<string, ValidateFunction>({ max: 500 });
 
@@ -130,7 +131,7 @@ export function compileSchema(schema: SchemaLike): ValidateFunction {
   let validate = byText.get(text);
   if (!validate) {
     try {
-      validate = ajv.compile(schema);
+      validate = ajv().compile(schema);
     } catch (error) {
       throw new ConfigError('LLM output schema', [
         { path: '', message: error instanceof Error ? error.message : String(error) },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../core/errors.js';
+import { parseYaml } from '../core/yaml.js';
 
 /**
  * Reading the pipeline's files (manifests, prompts, catalogs, configurations): a file that cannot

@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LRUCache } from 'lru-cache';
+import { lazyAjv } from '../core/ajv.js';
 import { CERTAINTY_TAGS } from '../core/certainty.js';
 import { describeAjvErrors } from '../core/validate.js';
 import type { JsonSchema } from '../llm/types.js';
@@ -62,7 +63,7 @@ export function composeOutputSchema(shape: OutputShape, forBackend: boolean): Js
  * The ajv instance for output schemas. Strict, so a typo in a custom `output_schema` (`maxlenght`)
  * is a load-time error naming the manifest instead of a check that silently never runs.
  */
-const ajv = new Ajv({
+const ajv = lazyAjv({
   allErrors: true,
   strict: true,
   strictTypes: false,
@@ -82,7 +83,7 @@ export function compileOutputSchema(
   const known = compiled.get(key);
   if (known) return { validate: known };
   try {
-    const validate = ajv.compile(schema);
+    const validate = ajv().compile(schema);
     compiled.set(key, validate);
     return { validate };
   } catch (error) {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * The folder of the stock classifiers (one sub-folder each, plus `_prompts/` with the shared
  * fragments). Resolved from this module's own URL, so it is found both in `src/` (tests, tsx)
- * and in `dist/` (the build copies the `.json` and `.md` assets beside the compiled code).
+ * and in `dist/` (the build copies the folder beside the bundled code, as `dist/classifiers/`).
  */
 export const STOCK_CLASSIFIERS_DIR = fileURLToPath(new URL('./classifiers/', import.meta.url));
 

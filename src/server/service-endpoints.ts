@@ -1,16 +1,19 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { packageVersion } from '../core/package-root.js';
 import { TIERS } from '../tier/tiers.js';
 import type { ServerContext } from './server-context.js';
 
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+const VERSION = packageVersion();
 
-/** `GET /v1/models`, `GET /health` and `GET /metrics`. */
-export function registerService(app: FastifyInstance, ctx: ServerContext): void {
+/**
+ * `GET /v1/models`, `GET /health` and `GET /metrics` (`metricsText`, when given, in place of this
+ * server's own metrics).
+ */
+export function registerService(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  metricsText?: () => Promise<string>,
+): void {
   const { catalog, metrics, tiers } = ctx;
   app.get('/v1/models', async () => ({
     object: 'list',
@@ -27,7 +30,7 @@ export function registerService(app: FastifyInstance, ctx: ServerContext): void 
   }));
 
   app.get('/metrics', async (_request, reply) => {
-    const text = await metrics.render();
+    const text = await (metricsText ?? (() => metrics.render()))();
     return reply.type(metrics.contentType).send(text);
   });
 }

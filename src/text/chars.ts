@@ -1,7 +1,10 @@
+import { prebuildable, prebuilt } from '../core/prebuilt.js';
+
 /**
  * Per-code-unit tables shared by every scanner: a character class and a folded form. Both are
  * built once, lazily, for the whole Basic Multilingual Plane (128 KB + 64 KB), so a scanner pays
- * one array read per character instead of a regular expression or a `toLowerCase` call.
+ * one array read per character instead of a regular expression or a `toLowerCase` call. Building
+ * them takes tens of milliseconds, so the build stores them ahead (see `core/prebuilt.ts`).
  */
 
 /** Punctuation, symbols, and anything not covered below (also unpaired surrogates). */
@@ -32,11 +35,13 @@ export interface CharTables {
 
 let tables: CharTables | undefined;
 
-/** The shared tables, built on first use (a few milliseconds, once per process). */
+/** The shared tables, built on first use (or stored by the build), once per process. */
 export function charTables(): CharTables {
-  tables ??= buildTables();
+  tables ??= prebuilt<CharTables>('char-tables', '') ?? buildTables();
   return tables;
 }
+
+prebuildable('char-tables', () => ({ input: '', value: buildTables() }));
 
 // Blocks filled by range instead of character by character: they are large and uniform.
 const UNBOUNDED_BLOCKS: readonly [number, number][] = [

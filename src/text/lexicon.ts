@@ -79,7 +79,8 @@ const SEP = -1;
  * are not in it cannot match a prefix entry of three or more letters). */
 const PREFIX_FILTER_BITS = 1 << 13;
 
-interface Pattern {
+/** @internal A compiled phrase: its folded units and the entries it stands for. */
+export interface Pattern {
   readonly units: Int32Array;
   readonly leftBounded: boolean;
   readonly rightBounded: boolean;
@@ -91,36 +92,153 @@ interface Pattern {
   readonly entries: number[];
 }
 
-/** An open-addressing table from a word hash to the patterns that start with that word. */
-class WordTable {
+/** @internal An open-addressing table from a word hash to the patterns that start with it. */
+export interface WordTable {
   readonly mask: number;
   readonly hashes: Int32Array;
   readonly starts: Int32Array;
   readonly counts: Int32Array;
   readonly patterns: Int32Array;
+}
 
-  constructor(groups: Map<number, number[]>) {
-    // Sparse on purpose (at most 1/4 full): most words of a text are not keywords, and a sparse
-    // table answers "no" with one read of an empty slot.
-    let size = 16;
-    while (size < groups.size * 4) size <<= 1;
-    this.mask = size - 1;
-    this.hashes = new Int32Array(size);
-    this.starts = new Int32Array(size);
-    this.counts = new Int32Array(size);
-    let total = 0;
-    for (const ids of groups.values()) total += ids.length;
-    this.patterns = new Int32Array(total);
-    let next = 0;
-    for (const [hash, ids] of groups) {
-      let slot = hash & this.mask;
-      while (this.counts[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.hashes[slot] = hash;
-      this.starts[slot] = next;
-      this.counts[slot] = ids.length;
-      for (const id of ids) this.patterns[next++] = id;
-    }
+function wordTable(groups: Map<number, number[]>): WordTable {
+  // Sparse on purpose (at most 1/4 full): most words of a text are not keywords, and a sparse
+  // table answers "no" with one read of an empty slot.
+  let size = 16;
+  while (size < groups.size * 4) size <<= 1;
+  const mask = size - 1;
+  const hashes = new Int32Array(size);
+  const starts = new Int32Array(size);
+  const counts = new Int32Array(size);
+  let total = 0;
+  for (const ids of groups.values()) total += ids.length;
+  const patterns = new Int32Array(total);
+  let next = 0;
+  for (const [hash, ids] of groups) {
+    let slot = hash & mask;
+    while (counts[slot] !== 0) slot = (slot + 1) & mask;
+    hashes[slot] = hash;
+    starts[slot] = next;
+    counts[slot] = ids.length;
+    for (const id of ids) patterns[next++] = id;
   }
+  return { mask, hashes, starts, counts, patterns };
+}
+
+/**
+ * @internal A lexicon's compiled tables: everything {@link compileLexicon} computes from a spec,
+ * as plain data (typed arrays, arrays, a map), so that the build can store them ahead for a
+ * lexicon that is always the same (see `core/prebuilt.ts`) and {@link restoreLexicon} rebuild it.
+ */
+export interface LexiconTables {
+  readonly categories: readonly string[];
+  readonly entries: readonly LexiconEntry[];
+  readonly patterns: readonly Pattern[];
+  readonly exact: WordTable;
+  readonly bigram: WordTable;
+  readonly prefix: WordTable;
+  readonly prefixFilter2: Uint8Array;
+  readonly prefixFilter: Uint8Array;
+  readonly prefixLengths: number;
+  readonly anywhere: ReadonlyMap<number, readonly number[]>;
+  readonly hasAnywhereWordStarts: boolean;
+}
+
+/** Compiles the tables of a lexicon (see {@link Lexicon} for the matching rules). */
+export function lexiconTables(
+  spec: LexiconSpec,
+  fold: FoldTable = charTables().fold,
+): LexiconTables {
+  const { classOf } = charTables();
+  const categories = Object.keys(spec);
+  const entries: LexiconEntry[] = [];
+  const patterns: Pattern[] = [];
+  const byKey = new Map<string, number>();
+  const exact = new Map<number, number[]>();
+  const bigram = new Map<number, number[]>();
+  const prefix = new Map<number, number[]>();
+  const prefixFilter = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
+  const prefixFilter2 = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
+  const anywhere = new Map<number, number[]>();
+  let prefixLengths = 0;
+  let hasAnywhereWordStarts = false;
+
+  categories.forEach((category, categoryIndex) => {
+    for (const input of spec[category]!) {
+      const phrase = typeof input === 'string' ? input : input.phrase;
+      const weight = typeof input === 'string' ? 1 : (input.weight ?? 1);
+      const label =
+        typeof input === 'string' ? stripStars(phrase) : (input.label ?? stripStars(phrase));
+      const compiled = compilePhrase(phrase, fold, classOf);
+      const entry: LexiconEntry = {
+        id: entries.length,
+        phrase,
+        category,
+        categoryIndex,
+        weight,
+        label,
+      };
+      entries.push(entry);
+      const key = `${compiled.leftOpen ? '*' : ''}${Array.from(compiled.units).join(',')}${compiled.rightOpen ? '*' : ''}`;
+      const known = byKey.get(key);
+      if (known !== undefined) {
+        patterns[known]!.entries.push(entry.id);
+        continue;
+      }
+      const id = patterns.length;
+      byKey.set(key, id);
+      const { units, classes, leftOpen, rightOpen } = compiled;
+      const firstClass = classes[0]!;
+      const lastClass = classes[classes.length - 1]!;
+      patterns.push({
+        units,
+        leftBounded: !leftOpen && firstClass === WORD,
+        rightBounded: !rightOpen && lastClass === WORD,
+        lettersOnly: !leftOpen && classes.every((cls) => cls === WORD),
+        entries: [entry.id],
+      });
+      if (!leftOpen && firstClass === WORD) {
+        let wordLength = 0;
+        while (wordLength < units.length && classes[wordLength] === WORD) wordLength++;
+        const hash = hashUnits(units, wordLength);
+        const second = secondWord(units, classes, wordLength, rightOpen);
+        if (wordLength === units.length && rightOpen) {
+          if (wordLength >= 32) throw new RangeError(`prefix entry too long: ${phrase}`);
+          prefixLengths |= 1 << wordLength;
+          push(prefix, hash, id);
+          for (const [letters, filter] of [
+            [2, prefixFilter2],
+            [3, prefixFilter],
+          ] as const) {
+            if (wordLength < letters) continue;
+            const head = hashUnits(units, letters) & (PREFIX_FILTER_BITS - 1);
+            filter[head >>> 3]! |= 1 << (head & 7);
+          }
+        } else if (second !== undefined) {
+          const [from, to] = second;
+          push(bigram, pairHash(hash, hashUnits(units.subarray(from), to - from)), id);
+        } else {
+          push(exact, hash, id);
+        }
+      } else {
+        if (firstClass === WORD) hasAnywhereWordStarts = true;
+        push(anywhere, units[0]!, id);
+      }
+    }
+  });
+  return {
+    categories,
+    entries,
+    patterns,
+    exact: wordTable(exact),
+    bigram: wordTable(bigram),
+    prefix: wordTable(prefix),
+    prefixFilter2,
+    prefixFilter,
+    prefixLengths,
+    anywhere,
+    hasAnywhereWordStarts,
+  };
 }
 
 /** A compiled lexicon. Immutable and safe to share; `scan` is synchronous. */
@@ -132,7 +250,7 @@ export class Lexicon {
   readonly #categoryIndex: ReadonlyMap<string, number>;
   readonly #fold: FoldTable;
   readonly #classOf: Uint8Array;
-  readonly #patterns: Pattern[] = [];
+  readonly #patterns: readonly Pattern[];
   // Word-start patterns, by the hash of their first word (exact) or of their prefix (`word*`).
   readonly #exact: WordTable;
   /** Phrases whose first two words are whole words, by the pair of their hashes. */
@@ -146,7 +264,7 @@ export class Lexicon {
   // Patterns checked at every position whose folded unit starts one (CJK, symbols, `*x`): a bit
   // per folded unit (only when there are such patterns), and the patterns by unit.
   readonly #anywhereBits: Uint8Array | undefined;
-  readonly #anywhere: Map<number, number[]>;
+  readonly #anywhere: ReadonlyMap<number, readonly number[]>;
   readonly #hasAnywhereWordStarts: boolean;
   // Per-entry scratch of the scan in progress (a scan is synchronous, so one set suffices).
   readonly #stamp: Int32Array;
@@ -158,108 +276,39 @@ export class Lexicon {
   /** The WebAssembly scanner and this lexicon's block in it (prepared on first use). */
   #wasm: { scanner: WasmScanner; block: WasmBlock } | undefined;
 
-  constructor(spec: LexiconSpec, options: LexiconOptions = {}) {
+  /**
+   * Wraps compiled tables: use {@link compileLexicon} to compile a spec, {@link restoreLexicon} for
+   * tables compiled ahead. `options.fold` must be the fold table the tables were compiled with.
+   */
+  constructor(tables: LexiconTables, options: LexiconOptions = {}) {
     const { classOf, fold } = charTables();
     this.#fold = options.fold ?? fold;
     this.#classOf = classOf;
     this.#useWasm = options.scanner !== 'js';
-    this.categories = Object.keys(spec);
+    this.categories = tables.categories;
     this.#categoryIndex = new Map(this.categories.map((name, index) => [name, index]));
-    const entries: LexiconEntry[] = [];
-    const byKey = new Map<string, number>();
-    const exact = new Map<number, number[]>();
-    const bigram = new Map<number, number[]>();
-    const prefix = new Map<number, number[]>();
-    const prefixFilter = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
-    const prefixFilter2 = new Uint8Array(PREFIX_FILTER_BITS >>> 3);
-    const anywhere = new Map<number, number[]>();
-    this.#anywhere = anywhere;
-    let prefixLengths = 0;
-    let hasAnywhereWordStarts = false;
-
-    for (const [category, list] of Object.entries(spec)) {
-      const categoryIndex = this.#categoryIndex.get(category)!;
-      for (const input of list) {
-        const phrase = typeof input === 'string' ? input : input.phrase;
-        const weight = typeof input === 'string' ? 1 : (input.weight ?? 1);
-        const label =
-          typeof input === 'string' ? stripStars(phrase) : (input.label ?? stripStars(phrase));
-        const compiled = this.#compilePhrase(phrase);
-        const entry: LexiconEntry = {
-          id: entries.length,
-          phrase,
-          category,
-          categoryIndex,
-          weight,
-          label,
-        };
-        entries.push(entry);
-        const key = `${compiled.leftOpen ? '*' : ''}${Array.from(compiled.units).join(',')}${compiled.rightOpen ? '*' : ''}`;
-        const known = byKey.get(key);
-        if (known !== undefined) {
-          this.#patterns[known]!.entries.push(entry.id);
-          continue;
-        }
-        const id = this.#patterns.length;
-        byKey.set(key, id);
-        const { units, classes, leftOpen, rightOpen } = compiled;
-        const firstClass = classes[0]!;
-        const lastClass = classes[classes.length - 1]!;
-        this.#patterns.push({
-          units,
-          leftBounded: !leftOpen && firstClass === WORD,
-          rightBounded: !rightOpen && lastClass === WORD,
-          lettersOnly: !leftOpen && classes.every((cls) => cls === WORD),
-          entries: [entry.id],
-        });
-        if (!leftOpen && firstClass === WORD) {
-          let wordLength = 0;
-          while (wordLength < units.length && classes[wordLength] === WORD) wordLength++;
-          const hash = hashUnits(units, wordLength);
-          const second = secondWord(units, classes, wordLength, rightOpen);
-          if (wordLength === units.length && rightOpen) {
-            if (wordLength >= 32) throw new RangeError(`prefix entry too long: ${phrase}`);
-            prefixLengths |= 1 << wordLength;
-            push(prefix, hash, id);
-            for (const [letters, filter] of [
-              [2, prefixFilter2],
-              [3, prefixFilter],
-            ] as const) {
-              if (wordLength < letters) continue;
-              const head = hashUnits(units, letters) & (PREFIX_FILTER_BITS - 1);
-              filter[head >>> 3]! |= 1 << (head & 7);
-            }
-          } else if (second !== undefined) {
-            const [from, to] = second;
-            push(bigram, pairHash(hash, hashUnits(units.subarray(from), to - from)), id);
-          } else {
-            push(exact, hash, id);
-          }
-        } else {
-          if (firstClass === WORD) hasAnywhereWordStarts = true;
-          push(anywhere, units[0]!, id);
-        }
-      }
-    }
-    this.entries = entries;
-    this.#exact = new WordTable(exact);
-    this.#bigram = new WordTable(bigram);
-    this.#prefix = new WordTable(prefix);
-    this.#prefixFilter = prefixFilter;
-    this.#prefixFilter2 = prefixFilter2;
-    this.#prefixLengths = prefixLengths;
-    this.#hasAnywhereWordStarts = hasAnywhereWordStarts;
-    if (anywhere.size > 0) {
+    this.entries = tables.entries;
+    this.#patterns = tables.patterns;
+    this.#exact = tables.exact;
+    this.#bigram = tables.bigram;
+    this.#prefix = tables.prefix;
+    this.#prefixFilter = tables.prefixFilter;
+    this.#prefixFilter2 = tables.prefixFilter2;
+    this.#prefixLengths = tables.prefixLengths;
+    this.#anywhere = tables.anywhere;
+    this.#hasAnywhereWordStarts = tables.hasAnywhereWordStarts;
+    if (tables.anywhere.size > 0) {
       const bits = new Uint8Array(0x10000 / 8);
-      for (const unit of anywhere.keys()) bits[unit >>> 3]! |= 1 << (unit & 7);
+      for (const unit of tables.anywhere.keys()) bits[unit >>> 3]! |= 1 << (unit & 7);
       this.#anywhereBits = bits;
     } else {
       this.#anywhereBits = undefined;
     }
-    this.#stamp = new Int32Array(entries.length);
-    this.#occurrences = new Int32Array(entries.length);
-    this.#firstIndex = new Int32Array(entries.length);
-    this.entryTables = flatTables(entries, this.#patterns);
+    const count = this.entries.length;
+    this.#stamp = new Int32Array(count);
+    this.#occurrences = new Int32Array(count);
+    this.#firstIndex = new Int32Array(count);
+    this.entryTables = flatTables(this.entries, this.#patterns);
   }
 
   /** The index of a category, for the fast accessors of {@link LexiconScan}. */
@@ -592,73 +641,89 @@ export class Lexicon {
       }
     }
   }
-
-  #compilePhrase(phrase: string): {
-    units: Int32Array;
-    classes: number[];
-    leftOpen: boolean;
-    rightOpen: boolean;
-  } {
-    let text = phrase.trim();
-    const leftOpen = text.startsWith('*');
-    const rightOpen = text.endsWith('*') && text.length > 1;
-    if (leftOpen) text = text.slice(1);
-    if (rightOpen) text = text.slice(0, -1);
-    const units: number[] = [];
-    const classes: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      const f = this.#fold[text.charCodeAt(i)]!;
-      if (f === 0) continue;
-      const cls = this.#classOf[f]!;
-      const isHyphenBetweenLetters =
-        f === 0x2d && classes[classes.length - 1] === WORD && this.#nextIsWord(text, i + 1);
-      if (cls === SPACE || isHyphenBetweenLetters) {
-        if (units.length > 0 && units[units.length - 1] !== SEP) {
-          units.push(SEP);
-          classes.push(SPACE);
-        }
-        continue;
-      }
-      units.push(f);
-      classes.push(cls === UNBOUNDED ? UNBOUNDED : cls === WORD ? WORD : OTHER);
-    }
-    while (units[units.length - 1] === SEP) {
-      units.pop();
-      classes.pop();
-    }
-    if (units.length === 0) throw new RangeError(`empty lexicon entry: ${JSON.stringify(phrase)}`);
-    return { units: Int32Array.from(units), classes, leftOpen, rightOpen };
-  }
-
-  #nextIsWord(text: string, from: number): boolean {
-    for (let j = from; j < text.length; j++) {
-      const f = this.#fold[text.charCodeAt(j)]!;
-      if (f !== 0) return this.#classOf[f] === WORD;
-    }
-    return false;
-  }
 }
 
+function compilePhrase(
+  phrase: string,
+  fold: FoldTable,
+  classOf: Uint8Array,
+): {
+  units: Int32Array;
+  classes: number[];
+  leftOpen: boolean;
+  rightOpen: boolean;
+} {
+  let text = phrase.trim();
+  const leftOpen = text.startsWith('*');
+  const rightOpen = text.endsWith('*') && text.length > 1;
+  if (leftOpen) text = text.slice(1);
+  if (rightOpen) text = text.slice(0, -1);
+  const units: number[] = [];
+  const classes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const f = fold[text.charCodeAt(i)]!;
+    if (f === 0) continue;
+    const cls = classOf[f]!;
+    const isHyphenBetweenLetters =
+      f === 0x2d && classes[classes.length - 1] === WORD && nextIsWord(text, i + 1, fold, classOf);
+    if (cls === SPACE || isHyphenBetweenLetters) {
+      if (units.length > 0 && units[units.length - 1] !== SEP) {
+        units.push(SEP);
+        classes.push(SPACE);
+      }
+      continue;
+    }
+    units.push(f);
+    classes.push(cls === UNBOUNDED ? UNBOUNDED : cls === WORD ? WORD : OTHER);
+  }
+  while (units[units.length - 1] === SEP) {
+    units.pop();
+    classes.pop();
+  }
+  if (units.length === 0) throw new RangeError(`empty lexicon entry: ${JSON.stringify(phrase)}`);
+  return { units: Int32Array.from(units), classes, leftOpen, rightOpen };
+}
+
+function nextIsWord(text: string, from: number, fold: FoldTable, classOf: Uint8Array): boolean {
+  for (let j = from; j < text.length; j++) {
+    const f = fold[text.charCodeAt(j)]!;
+    if (f !== 0) return classOf[f] === WORD;
+  }
+  return false;
+}
+
+// Plain loops: this runs once per lexicon, cold, where `TypedArray.from` with a mapping function
+// and `forEach` callbacks took ~10 ms for the tier lexicon's 3,000 entries (measured).
 function flatTables(entries: readonly LexiconEntry[], patterns: readonly Pattern[]): EntryTables {
   const patternStart = new Int32Array(patterns.length + 1);
   const patternEntries = new Int32Array(entries.length);
   let next = 0;
-  patterns.forEach((pattern, p) => {
+  for (let p = 0; p < patterns.length; p++) {
     patternStart[p] = next;
-    for (const id of pattern.entries) patternEntries[next++] = id;
-  });
+    const ids = patterns[p]!.entries;
+    for (let k = 0; k < ids.length; k++) patternEntries[next++] = ids[k]!;
+  }
   patternStart[patterns.length] = next;
-  return {
-    category: Int32Array.from(entries, (entry) => entry.categoryIndex),
-    weight: Float64Array.from(entries, (entry) => entry.weight),
-    patternStart,
-    patternEntries,
-  };
+  const category = new Int32Array(entries.length);
+  const weight = new Float64Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    category[i] = entries[i]!.categoryIndex;
+    weight[i] = entries[i]!.weight;
+  }
+  return { category, weight, patternStart, patternEntries };
 }
 
 /** Compiles a lexicon (see {@link Lexicon} for the matching rules). */
-export function compileLexicon(spec: LexiconSpec, options?: LexiconOptions): Lexicon {
-  return new Lexicon(spec, options);
+export function compileLexicon(spec: LexiconSpec, options: LexiconOptions = {}): Lexicon {
+  return new Lexicon(lexiconTables(spec, options.fold), options);
+}
+
+/**
+ * @internal A lexicon from tables compiled ahead by {@link lexiconTables}, with the fold table
+ * they were compiled with.
+ */
+export function restoreLexicon(tables: LexiconTables, options: LexiconOptions = {}): Lexicon {
+  return new Lexicon(tables, options);
 }
 
 /**

@@ -285,7 +285,7 @@ class BlockLayout {
     const count = lexicon.patterns.length;
     this.#patterns = take(count * 8);
     let units = 0;
-    for (const pattern of lexicon.patterns) units += pattern.units.length;
+    for (let p = 0; p < lexicon.patterns.length; p++) units += lexicon.patterns[p]!.units.length;
     this.#units = take(units * 2 + 16); // + slack: one-word entries are compared 16 bytes at a time
     this.#stamps = take(count * 4);
     this.occurrences = take(count * 4);
@@ -307,7 +307,8 @@ class BlockLayout {
     const lexicon = this.#lexicon;
     const header = lex >> 2;
     u8.fill(0, lex, lex + this.size);
-    this.#tables.forEach(({ table, at, lists }, k) => {
+    for (let k = 0; k < this.#tables.length; k++) {
+      const { table, at, lists } = this.#tables[k]!;
       i32[header + 2 * k] = lex + at;
       i32[header + 2 * k + 1] = table.hashes.length - 1;
       let list = lex + lists;
@@ -322,7 +323,7 @@ class BlockLayout {
         }
         list += 4 * (1 + n);
       }
-    });
+    }
     i32[header + 6] = lexicon.prefixLengths;
     const prefixFilter = this.#prefixFilter;
     i32[header + 7] = lex + prefixFilter.at;
@@ -356,27 +357,29 @@ class BlockLayout {
         i32[((lex + anywhere.at) >> 2) + 2 * slot] = unit;
         i32[((lex + anywhere.at) >> 2) + 2 * slot + 1] = list;
         i32[list >> 2] = ids.length;
-        ids.forEach((id, k) => {
-          i32[(list >> 2) + 1 + k] = id;
-        });
+        for (let k = 0; k < ids.length; k++) i32[(list >> 2) + 1 + k] = ids[k]!;
         list += 4 * (1 + ids.length);
       }
     }
     i32[header + 16] = flags;
     i32[header + 17] = lex + this.#patterns;
     let units = lex + this.#units;
-    lexicon.patterns.forEach((pattern, p) => {
+    const patterns = lexicon.patterns;
+    for (let p = 0; p < patterns.length; p++) {
+      const pattern = patterns[p]!;
       i32[((lex + this.#patterns) >> 2) + 2 * p] = units;
       i32[((lex + this.#patterns) >> 2) + 2 * p + 1] =
         (pattern.units.length << 3) |
         (pattern.leftBounded ? 1 : 0) |
         (pattern.rightBounded ? 2 : 0) |
         (pattern.lettersOnly ? 4 : 0);
-      for (const unit of pattern.units) {
+      const patternUnits = pattern.units;
+      for (let u = 0; u < patternUnits.length; u++) {
+        const unit = patternUnits[u]!;
         u16[units >> 1] = unit === -1 ? 0 : unit; // a separator (-1 in lexicon.ts) is 0 here
         units += 2;
       }
-    });
+    }
     // Each slot also holds its first pattern's record and id, and its pattern count: a hit on
     // a one-word entry reads one cache line of the table, not the list and the record as well.
     for (const { table, at } of this.#tables) {
@@ -432,15 +435,17 @@ function textBytes(room: number): number {
   return room * 4 + 16;
 }
 
+// Indexed loops rather than for…of here and in the block's writing: this code runs once per
+// lexicon, at start-up, before it is optimised, where iterators cost several times more.
 function listBytes(counts: Int32Array): number {
   let words = 0;
-  for (const n of counts) if (n > 0) words += 1 + n;
+  for (let k = 0; k < counts.length; k++) if (counts[k]! > 0) words += 1 + counts[k]!;
   return words * 4;
 }
 
 function used(counts: Int32Array): number {
   let slots = 0;
-  for (const n of counts) if (n > 0) slots++;
+  for (let k = 0; k < counts.length; k++) if (counts[k]! > 0) slots++;
   return slots;
 }
 

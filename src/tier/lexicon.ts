@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { prebuildable, prebuilt } from '../core/prebuilt.js';
 import {
   compileLexicon,
   extendFoldTable,
@@ -7,6 +8,12 @@ import {
   type Lexicon,
   type LexiconEntryInput,
 } from '../text/index.js';
+import { lexiconTables, restoreLexicon } from '../text/lexicon.js';
+import {
+  type PackedLexiconTables,
+  packLexiconTables,
+  unpackLexiconTables,
+} from '../text/lexicon-pack.js';
 import {
   ARABIC_FOLDS,
   KEYWORD_DIMENSIONS,
@@ -14,7 +21,7 @@ import {
   type KeywordDimension,
   type KeywordLanguage,
 } from './keywords/index.js';
-import type { TierOptions } from './options.js';
+import { type TierOptions, tierOptions } from './options.js';
 
 /**
  * The one lexicon of the tier scorer: a category per keyword dimension, built from the chosen
@@ -48,12 +55,58 @@ export function tierFoldTable(): FoldTable {
   return foldTable;
 }
 
-/** Builds the lexicon for validated options. Throws a `ConfigError` for a malformed keyword. */
+/**
+ * Builds the lexicon for validated options. Throws a `ConfigError` for a malformed keyword. With
+ * the default keywords (whatever the other options), the tables the build stored ahead are used:
+ * compiling them takes ~100 ms, which every process would otherwise pay on its first router.
+ */
 export function buildTierLexicon(
   options: TierOptions,
   source = 'tier router options',
 ): TierLexicon {
   const fold = tierFoldTable();
+  const packed = prebuilt<PackedLexiconTables>(PREBUILT, lexiconInput(options));
+  const tables = packed
+    ? unpackLexiconTables(packed)
+    : lexiconTables(tierLexiconSpec(options, fold, source), fold);
+  const lexicon = restoreLexicon(tables, { fold });
+  const index = Object.fromEntries(
+    KEYWORD_DIMENSIONS.map((dimension) => [dimension, lexicon.categoryIndex(dimension)]),
+  ) as Record<KeywordDimension, number>;
+  const learned = lexicon.categories.indexOf(LEARNED_CATEGORY);
+  return { lexicon, index, learned };
+}
+
+const PREBUILT = 'tier-lexicon';
+prebuildable(PREBUILT, () => {
+  const options = tierOptions();
+  const fold = tierFoldTable();
+  return {
+    input: lexiconInput(options),
+    value: packLexiconTables(
+      lexiconTables(tierLexiconSpec(options, fold, 'default options'), fold),
+    ),
+  };
+});
+
+/** The options the lexicon is built from, as text: the stored tables are for one such input. */
+function lexiconInput(options: TierOptions): string {
+  return JSON.stringify([
+    options.languages,
+    KEYWORD_DIMENSIONS.map((dimension) => {
+      const { keywords, extraKeywords } = options.dimensions[dimension];
+      return [keywords ?? null, extraKeywords];
+    }),
+    options.weights?.learned?.words ?? null,
+  ]);
+}
+
+/** The entries of each dimension, checked, without overlaps, and the learned words. */
+function tierLexiconSpec(
+  options: TierOptions,
+  fold: FoldTable,
+  source: string,
+): Record<string, LexiconEntryInput[]> {
   const issues: ConfigIssue[] = [];
   const spec: Record<string, LexiconEntryInput[]> = {};
   for (const dimension of KEYWORD_DIMENSIONS) {
@@ -73,12 +126,7 @@ export function buildTierLexicon(
   if (words.length > 0) {
     spec[LEARNED_CATEGORY] = words.map(([phrase, weight]) => ({ phrase, weight }));
   }
-  const lexicon = compileLexicon(spec, { fold });
-  const index = Object.fromEntries(
-    KEYWORD_DIMENSIONS.map((dimension) => [dimension, lexicon.categoryIndex(dimension)]),
-  ) as Record<KeywordDimension, number>;
-  const learned = words.length > 0 ? lexicon.categoryIndex(LEARNED_CATEGORY) : -1;
-  return { lexicon, index, learned };
+  return spec;
 }
 
 function builtIn(dimension: KeywordDimension, languages: readonly KeywordLanguage[]) {

@@ -1,11 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { TriageError } from '../../core/errors.js';
-
-/** The repository root, seen from this file in `src/cli/commands/` or `dist/cli/commands/`. */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+import { packageRoot } from '../../core/package-root.js';
 
 /**
  * `triage bench`: the benchmarks are TypeScript files under `bench/` run with tsx, which a source
@@ -30,7 +27,8 @@ export function registerBench(program: Command): void {
         '--rates 500,1000, --stream-rate N, --log-level LEVEL.',
     )
     .action(async (_filters: string[], options: { json?: boolean; server?: boolean }, command) => {
-      const script = benchScript(ROOT, options.server === true);
+      const root = `${packageRoot()}/`;
+      const script = benchScript(root, options.server === true);
       // Filters and the load generator's own options, as given.
       const args = [
         '--import',
@@ -39,7 +37,7 @@ export function registerBench(program: Command): void {
         ...command.args,
         ...(options.json ? ['--json'] : []),
       ];
-      process.exitCode = await run(args);
+      process.exitCode = await run(args, root);
     });
 }
 
@@ -69,9 +67,9 @@ function hasTsx(): boolean {
   }
 }
 
-function run(args: string[]): Promise<number> {
+function run(args: string[], cwd: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+    const child = spawn(process.execPath, args, { cwd, stdio: 'inherit' });
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
