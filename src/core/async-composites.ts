@@ -36,6 +36,25 @@ async function ask<C>(
   return new Answered(classifier.name, await classifier.classify(context, signal));
 }
 
+/**
+ * Asks `classifiers` in order until one answers `relevant === stopAt`, and returns the answers
+ * so far (the last is the one that stopped it, if any).
+ */
+async function askUntil<C>(
+  classifiers: readonly AnyClassifier<C>[],
+  stopAt: boolean,
+  context: C,
+  signal: AbortSignal | undefined,
+): Promise<Classifier<C>[]> {
+  const answered: Classifier<C>[] = [];
+  for (const classifier of classifiers) {
+    const child = await ask(classifier, context, signal);
+    answered.push(child);
+    if (child.result.relevant === stopAt) break;
+  }
+  return answered;
+}
+
 /** Fires when every child fires, with their mean confidence; stops at the first that does not. */
 export class AsyncAllOf<C> implements AsyncClassifier<C> {
   readonly name: string;
@@ -47,15 +66,8 @@ export class AsyncAllOf<C> implements AsyncClassifier<C> {
   }
 
   async classify(context: C, signal?: AbortSignal): Promise<ClassificationResult> {
-    // The children asked so far; the list ends at the first that did not fire, which the
-    // synchronous rule then answers `no` for.
-    const answered: Classifier<C>[] = [];
-    for (const classifier of this.classifiers) {
-      const child = await ask(classifier, context, signal);
-      answered.push(child);
-      if (!child.result.relevant) break;
-    }
-    return new AllOf(answered).classify(context);
+    // Ending at a child that did not fire, the list gets the synchronous rule's `no`.
+    return new AllOf(await askUntil(this.classifiers, false, context, signal)).classify(context);
   }
 }
 
@@ -70,14 +82,7 @@ export class AsyncAnyOf<C> implements AsyncClassifier<C> {
   }
 
   async classify(context: C, signal?: AbortSignal): Promise<ClassificationResult> {
-    // The children asked so far; the list ends at the first that fired.
-    const answered: Classifier<C>[] = [];
-    for (const classifier of this.classifiers) {
-      const child = await ask(classifier, context, signal);
-      answered.push(child);
-      if (child.result.relevant) break;
-    }
-    return new AnyOf(answered).classify(context);
+    return new AnyOf(await askUntil(this.classifiers, true, context, signal)).classify(context);
   }
 }
 
