@@ -9,7 +9,8 @@ import { type Tier, tierRank } from './tiers.js';
  * Prompt extraction's case 3 on labelled long messages without a system message
  * (`test/fixtures/tier-extraction.jsonl`, written for this project): a system prompt sent as user
  * text, then the request (the case the rule is for); pasted content, then a request about it; a
- * long request, then a sign-off; a chatty preamble, then a question. The default (`guarded`) must
+ * long request, then a sign-off; a chatty preamble, then a question; a request written in several
+ * paragraphs. The default (`guarded`) must
  * beat the original design's rule (`always`) and the other modes, and never route a long request
  * below its tier because of its sign-off.
  */
@@ -45,7 +46,7 @@ describe('prompt extraction, case 3, on labelled long messages', () => {
   it('covers every kind of long message, over 500 characters each', () => {
     expect(rows.length).toBeGreaterThanOrEqual(30);
     expect(new Set(rows.map((r) => r.kind))).toEqual(
-      new Set(['system-prompt', 'pasted-content', 'sign-off', 'preamble']),
+      new Set(['system-prompt', 'pasted-content', 'sign-off', 'preamble', 'multi-paragraph']),
     );
     for (const row of rows) expect((row.input as string).length).toBeGreaterThan(500);
   });
