@@ -16,6 +16,7 @@ import type { LlmProvider } from '../llm/types.js';
 import type { InjectionConfigInput } from './config.js';
 import { InjectionDetector } from './detector.js';
 import { askJudge, type JudgeInput } from './llm-judge.js';
+import { policyOf } from './policy.js';
 import type { DetectOptions, InjectionResult, RiskLevel } from './types.js';
 
 /**
@@ -146,8 +147,9 @@ export class InjectionGuard {
       ...(cache
         ? {
             cache,
+            // A verdict depends on the text, its source and what the system prompt protects.
             cacheKey: (input: JudgeInput) =>
-              `${input.source}:${createHash('sha256').update(input.text).digest('base64url')}`,
+              `${input.source}:${input.policyId ?? ''}:${createHash('sha256').update(input.text).digest('base64url')}`,
           }
         : {}),
     });
@@ -158,11 +160,23 @@ export class InjectionGuard {
     return this.detector.detect(text, options);
   }
 
-  /** The local verdict, and the LLM's when the local one is unsure. Never rejects on LLM errors. */
+  /**
+   * The local verdict, and the LLM's when the local one is unsure (told what the system prompt
+   * protects, when `options.system` is given). Never rejects on LLM errors.
+   */
   async check(text: string, options: CheckOptions = {}): Promise<InjectionDecision> {
     const source = options.source ?? 'user';
-    const local = this.detector.detect(text, { source });
-    const input: JudgeInput = { text, source, local };
+    const { system } = options;
+    const local = this.detector.detect(
+      text,
+      system === undefined ? { source } : { source, system },
+    );
+    const policy = policyOf(system);
+    const protections = policy?.describe() ?? '';
+    const input: JudgeInput =
+      policy && protections !== ''
+        ? { text, source, local, protections, policyId: policy.id }
+        : { text, source, local };
     const decision = await this.#hybrid.decideFrom(input, localVerdict(local), options.signal);
     let riskLevel = decision.value;
     let reason = decision.reason;
