@@ -9,8 +9,9 @@ import type { Cancellation, ChatRequestBody } from './decide.js';
 
 /**
  * The server's prompt-injection screen: the injection guard (local detector, LLM check when it is
- * unsure and an LLM is configured) over the texts of the request's current turn, and what the
- * deployment's policy does about the riskiest one.
+ * unsure and an LLM is configured) over the texts of the request's current turn, judged against
+ * the request's system messages (what they protect or restrict makes some requests attacks), and
+ * what the deployment's policy does about the riskiest one.
  */
 
 /** The riskiest text of a request's current turn. */
@@ -75,7 +76,10 @@ export class InjectionScreen {
   ): InjectionFinding | Promise<InjectionFinding> | undefined {
     const texts = currentTurn(body);
     if (texts.length === 0) return undefined;
-    const locals = texts.map(({ text, source }) => this.#guard.detect(text, { source }));
+    const system = systemText(body);
+    const locals = texts.map(({ text, source }) =>
+      this.#guard.detect(text, system === undefined ? { source } : { source, system }),
+    );
     const minConfidence = this.#guard.config.minConfidence;
     if (!this.#llm || locals.every((local) => local.confidence >= minConfidence)) {
       return this.#riskiest(locals.map((local) => this.#fromLocal(local)));
@@ -86,7 +90,11 @@ export class InjectionScreen {
         return local.confidence >= minConfidence
           ? this.#fromLocal(local)
           : this.#guard
-              .check(text, { source, signal: cancel.signal })
+              .check(text, {
+                source,
+                signal: cancel.signal,
+                ...(system === undefined ? {} : { system }),
+              })
               .then((decision) => this.#fromDecision(decision));
       }),
     ).then((findings) => this.#riskiest(findings));
@@ -140,6 +148,18 @@ function currentTurn(body: ChatRequestBody): Text[] {
     if (text.length > 0) texts.push({ text, source });
   }
   return texts;
+}
+
+/** The text of the request's system (and developer) messages, or `undefined` when it has none. */
+function systemText(body: ChatRequestBody): string | undefined {
+  let system = '';
+  for (const message of body.messages) {
+    const role = roleOf(message);
+    if (role !== 'system' && role !== 'developer') continue;
+    const text = messageText(message);
+    if (text.length > 0) system = system.length === 0 ? text : `${system}\n\n${text}`;
+  }
+  return system.length === 0 ? undefined : system;
 }
 
 /** The reason given to a client whose request was refused. */
