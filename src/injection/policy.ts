@@ -134,12 +134,24 @@ export function extractPolicy(system: string): SystemPolicy {
   const scan = lex.lexicon.scan(system, scratch.whole, 0, end);
   const cueFirst = new Int32Array(CUES.length).fill(-1);
   const topicsAt: number[] = [];
+  // Where the cues of a restriction stand: a sentence without one has no restriction to read.
+  const scopeCues: Hit[] = [];
+  const personalAt: number[] = [];
+  const grantAt: number[] = [];
   for (let k = 0; k < scan.hitCount; k++) {
     const id = scan.hitEntry(k).id;
     const at = scan.hitIndex(k);
     const cue = lex.cue[id]!;
     if (cue >= 0) {
       if (cueFirst[cue]! < 0 || at < cueFirst[cue]!) cueFirst[cue] = at;
+      if (cue === CUE['cue.only'] || cue === CUE['cue.forbid'] || cue === CUE['cue.except']) {
+        scopeCues.push({
+          at,
+          occurrences: scan.hitOccurrences(k),
+          phrase: scan.hitEntry(k).phrase,
+        });
+      } else if (cue === CUE['cue.personal']) personalAt.push(at);
+      else if (cue === CUE['cue.grant']) grantAt.push(at);
     } else topicsAt.push(at);
   }
   const has = (cue: number) => cueFirst[cue]! >= 0;
@@ -149,7 +161,7 @@ export function extractPolicy(system: string): SystemPolicy {
   if (has(CUE['cue.confidential']) && has(CUE['cue.prompt'])) protects |= PROTECTION_BITS.prompt;
   const scope = { topics: 0, places: [] as number[], forbidden: 0 };
   if ((has(CUE['cue.only']) || has(CUE['cue.forbid'])) && topicsAt.length > 0) {
-    readScope(system, end, topicsAt, lex, scratch.sentence, scope);
+    readScope(system, end, topicsAt, scopeCues, lex, scratch.sentence, scope);
   }
   if (scope.topics !== 0 || scope.places.length > 0 || scope.forbidden !== 0) {
     protects |= PROTECTION_BITS.scope;
@@ -159,9 +171,51 @@ export function extractPolicy(system: string): SystemPolicy {
     scopeTopics: scope.topics,
     scopePlaces: scope.places,
     forbiddenTopics: scope.forbidden,
-    people: protects & PROTECTION_BITS.personal ? peopleIn(system, end, lex) : [],
-    grants: has(CUE['cue.grant']) ? grantsIn(system, end, cueFirst[CUE['cue.grant']]!) : [],
+    people: personalAt.length > 0 ? peopleIn(system, end, personalAt, lex) : [],
+    grants: grantsIn(system, end, grantAt, has(CUE['cue.granted'])),
   });
+}
+
+/** Where an entry was first found, how often it occurs, and its phrase. */
+interface Hit {
+  readonly at: number;
+  readonly occurrences: number;
+  readonly phrase: string;
+}
+
+/**
+ * Where the cues of a restriction stand: their first places (from the scan), and the later places
+ * of those that occur more than once (searched as written, or capitalised at the start of a
+ * sentence: a cue written otherwise, in capitals or with a homoglyph, counts only where the
+ * scan first found it). Sorted.
+ */
+function cuePlaces(system: string, end: number, cues: readonly Hit[]): number[] {
+  const places: number[] = [];
+  for (const cue of cues) {
+    places.push(cue.at);
+    if (cue.occurrences < 2) continue;
+    const phrase = cue.phrase.replace(/\*$/, '');
+    const capital = phrase.charAt(0).toUpperCase() + phrase.slice(1);
+    for (const form of phrase === capital ? [phrase] : [phrase, capital]) {
+      for (let at = system.indexOf(form, cue.at + 1); at >= 0 && at < end; ) {
+        places.push(at);
+        at = system.indexOf(form, at + form.length);
+      }
+    }
+  }
+  return places.sort((a, b) => a - b);
+}
+
+/** Whether one of the sorted `places` lies in `[from, to)`. */
+function anyIn(places: readonly number[], from: number, to: number): boolean {
+  let low = 0;
+  let high = places.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (places[mid]! < from) low = mid + 1;
+    else high = mid;
+  }
+  return low < places.length && places[low]! < to;
 }
 
 /**
@@ -173,17 +227,20 @@ function readScope(
   system: string,
   end: number,
   topicsAt: number[],
+  scopeCues: readonly Hit[],
   lex: PolicyLexicon,
   sentenceScan: LexiconScan,
   into: { topics: number; places: number[]; forbidden: number },
 ): void {
   topicsAt.sort((a, b) => a - b);
+  const places = cuePlaces(system, end, scopeCues);
   let done = -1;
   for (const at of topicsAt) {
     if (at < done) continue;
     const from = sentenceStart(system, at);
     const to = sentenceEnd(system, at, end);
     done = to;
+    if (!anyIn(places, from, to)) continue;
     const scan = lex.lexicon.scan(system, sentenceScan, from, to);
     const cues: { at: number; cue: number }[] = [];
     for (let k = 0; k < scan.hitCount; k++) {
@@ -243,29 +300,45 @@ function sentenceEnd(text: string, at: number, end: number): number {
   return stop;
 }
 
-/**
- * The phrases said on a condition (`say "Access Granted"`, `respond with 'Welcome'`), but not
- * those said otherwise (`otherwise say "Access Denied"`) or that refuse.
- */
-const GRANT =
-  /\b(?:say|says|respond with|reply with|answer with|output|print|return)\s*:?\s*["'“‘]([^"'”’\n]{2,40})["'”’]/gi;
+const CLOSING: Readonly<Record<string, string>> = { '"': '"', '“': '”', "'": "'", '‘': '’' };
+/** Phrases that refuse rather than grant. */
 const DENIAL =
   /\b(?:den(?:ied|y)|wrong|incorrect|invalid|fail(?:ed|ure)?|reject(?:ed)?|refuse[ds]?|error|sorry|no)\b/i;
+/** What precedes a phrase said when the condition fails ("otherwise say …"). */
 const OTHERWISE =
   /\b(?:otherwise|else|anything else|everything else|any other|all other|if not|wrong|incorrect)\b[^.]*$/i;
+/** Longest phrase read as one the prompt grants access with. */
+const MAX_GRANT_CHARS = 40;
 
-function grantsIn(system: string, end: number, from: number): string[] {
+/**
+ * The phrases said on a condition (`say "Access Granted"`, `respond with 'Welcome'`), read
+ * where the lexicon found a saying word and its quote (`grantAt`), but not those said otherwise
+ * (`otherwise say "Access Denied"`) or that refuse.
+ */
+function grantsIn(
+  system: string,
+  end: number,
+  grantAt: readonly number[],
+  accessGranted: boolean,
+): string[] {
   const grants: string[] = [];
-  GRANT.lastIndex = Math.max(0, from);
-  const text = end < system.length ? system.slice(0, end) : system;
-  for (let match = GRANT.exec(text); match !== null; match = GRANT.exec(text)) {
-    const phrase = match[1]!.trim().toLowerCase();
-    const before = text.slice(Math.max(0, match.index - 60), match.index);
-    if (DENIAL.test(phrase) || OTHERWISE.test(before) || grants.includes(phrase)) continue;
+  for (const at of grantAt) {
+    let open = at;
+    while (open < end && open - at < 20 && CLOSING[system[open]!] === undefined) open++;
+    const closing = CLOSING[system[open]!];
+    if (closing === undefined) continue;
+    const close = system.indexOf(closing, open + 1);
+    if (close < 0 || close > end || close - open - 1 > MAX_GRANT_CHARS) continue;
+    const phrase = system
+      .slice(open + 1, close)
+      .trim()
+      .toLowerCase();
+    const before = system.slice(Math.max(0, at - 80), at);
+    if (phrase.length < 2 || phrase.includes('\n') || DENIAL.test(phrase)) continue;
+    if (OTHERWISE.test(before) || grants.includes(phrase)) continue;
     grants.push(phrase);
-    if (grants.length >= 4) break;
   }
-  if (grants.length === 0 && /access granted/i.test(text)) grants.push('access granted');
+  if (accessGranted && !grants.includes('access granted')) grants.push('access granted');
   return grants;
 }
 
@@ -274,16 +347,31 @@ const NAME = /\b[A-Z][a-z]{1,20}(?:[ -][A-Z][a-z]{1,20}){1,2}\b/g;
 const NOT_A_NAME =
   /^(?:street|road|avenue|lane|drive|bank|city|state|county|inc|ltd|corp|company|group|university|college|school|hospital|clinic|center|centre|order|account|support|team|department|national|international|first|united|new|the|you|your|do|never|always|if|when|only|please|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i;
 
-function peopleIn(system: string, end: number, lex: PolicyLexicon): string[] {
+/**
+ * The names in the sentences that hold personal data ("The current customer is Maria Lopez,
+ * email …"): a company named elsewhere in the prompt is no person.
+ */
+function peopleIn(
+  system: string,
+  end: number,
+  personalAt: readonly number[],
+  lex: PolicyLexicon,
+): string[] {
   const people = new Set<string>();
-  const text = end < system.length ? system.slice(0, end) : system;
-  NAME.lastIndex = 0;
-  for (let match = NAME.exec(text); match !== null; match = NAME.exec(text)) {
-    const parts = match[0].split(/[ -]/);
-    if (parts.some((part) => NOT_A_NAME.test(part))) continue;
-    if (lex.placeNames.includes(match[0].toLowerCase())) continue;
-    for (const part of parts) if (part.length >= 3) people.add(part.toLowerCase());
-    if (people.size >= 32) break;
+  const read = new Set<number>();
+  for (const at of personalAt) {
+    const from = sentenceStart(system, at);
+    if (read.has(from)) continue;
+    read.add(from);
+    const sentence = system.slice(from, sentenceEnd(system, at, end));
+    NAME.lastIndex = 0;
+    for (let match = NAME.exec(sentence); match !== null; match = NAME.exec(sentence)) {
+      const parts = match[0].split(/[ -]/);
+      if (parts.some((part) => NOT_A_NAME.test(part))) continue;
+      if (lex.placeNames.includes(match[0].toLowerCase())) continue;
+      for (const part of parts) if (part.length >= 3) people.add(part.toLowerCase());
+      if (people.size >= 32) return [...people];
+    }
   }
   return [...people];
 }

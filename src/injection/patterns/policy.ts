@@ -16,7 +16,8 @@ export type PolicyCue =
   | 'cue.only'
   | 'cue.forbid'
   | 'cue.except'
-  | 'cue.grant';
+  | 'cue.grant'
+  | 'cue.granted';
 
 const rows = (...patterns: string[]): PatternRow[] => patterns.map((pattern) => [pattern, 1]);
 
@@ -31,6 +32,8 @@ export const POLICY_CUES: Readonly<Record<PolicyCue, readonly PatternRow[]>> = {
   'cue.personal': rows(
     "(email address|e-mail address|phone number|telephone number|mobile number|home address|shipping address|billing address|date of birth|birth date|social security number|social security|ssn|passport number|driver's license|diagnosis|medical record|medical records|medical history|salary|salaries|credit card|card number|account number|iban|personal details|personal information|personal data|contact details|patient record|customer record|the current customer|the customer is|the user is|customer name|patient name)",
     '(e-mail-adresse|telefonnummer|geburtsdatum|adresse e-mail|numéro de téléphone|date de naissance|correo electrónico|número de teléfono|fecha de nacimiento|datos personales|données personnelles|dati personali|dados pessoais|персональные данные|个人信息|個人情報|개인정보*)',
+    // Records listed after a label: "Employees: Dana Whitfield (…)", "Patient: …".
+    '(customer|customers|patient|patients|employee|employees|client|clients|member|members|contact|contacts|user record|user records)(:)',
   ),
   // Keeping something (or itself) from the user.
   'cue.confidential': rows(
@@ -44,21 +47,27 @@ export const POLICY_CUES: Readonly<Record<PolicyCue, readonly PatternRow[]>> = {
   ),
   // A restriction to some topics.
   'cue.only': rows(
-    '(only|exclusively|solely|nothing else|nothing but|anything else|any other topic|any other topics|other topics|stay on topic|restricted to|limited to|strictly about|is limited to)',
+    '(only|exclusively|solely|nothing but|stay on topic|restricted to|limited to|strictly about)',
     '(nur|ausschließlich|solo|solamente|únicamente|seulement|uniquement|exclusivement|apenas|somente|только|исключительно|只|仅|僅|だけ|のみ)',
   ),
-  // A topic or an action it forbids.
+  // Forbidding a topic: a prohibition of talking about it, not any negation ("if a customer
+  // cannot pay, offer a payment holiday" forbids no holidays).
   'cue.forbid': rows(
-    "(do not|don't|never|must not|mustn't|should not|shouldn't|may not|cannot|can't|not allowed to|not permitted to|refuse to|refuse|decline|avoid|forbidden|prohibited|off-limits|off limits|no discussion of)",
-    '(nicht|niemals|keine|no|nunca|ne pas|jamais|non|mai|não|nunca|не|никогда|不要|禁止|不得|しないで|禁止|하지 마*|لا)',
+    "(do not|don't|never|must not|should not|may not|cannot|can't|not allowed to|refuse to) (discuss|talk about|talk|mention|answer questions about|answer questions on|give|provide|offer|help with|engage in|engage with|comment on|speak about|bring up|recommend|write|do|express opinions on|share opinions on)",
+    '(avoid|avoid discussing|avoid talking about|avoid topics like|decline to discuss|decline questions about|decline requests about|refuse questions about|refuse requests about)',
+    '(decline|refuse) (anything|any|all) (else|other)',
+    '(off-limits|off limits|forbidden topics|prohibited topics|no discussion of|is forbidden|are forbidden|is not allowed|are not allowed|is prohibited|are prohibited)',
+    '(sprich nicht über|rede nicht über|diskutiere nicht über|keine gespräche über|no hables de|no hables sobre|no discutas|no menciones|ne parle pas de|ne discute pas de|ne mentionne pas|non parlare di|non discutere di|não fale sobre|não discuta|не обсуждай|не говори о|не упоминай|不要讨论|不要談論|不要谈论|禁止讨论|について話さない|を話題にしない|논의하지 마*|이야기하지 마*|لا تناقش|لا تتحدث عن)',
   ),
   // "… anything except cooking": what follows is the scope, not a forbidden topic.
   'cue.except': rows(
     '(except|other than|besides|apart from|aside from|outside of|unrelated to|not related to)',
   ),
-  // Said on a condition ("If it is …, say 'Access Granted'"): the phrase is what it guards.
+  // Said on a condition ("If it is …, say 'Welcome aboard'"): the quoted phrase is what it
+  // guards. The quote is part of the cue, so that the phrase is read where the cue is found.
   'cue.grant': rows(
-    '(say|says|respond with|reply with|answer with|output|print|respond|reply|answer|return)',
-    'access granted',
+    '(say|says|respond with|reply with|answer with|output|print|return)( "| “| \'| ‘|: "|: “|: \')',
   ),
+  // The phrase guards of this kind most often grant access with.
+  'cue.granted': rows('access granted'),
 };

@@ -88,7 +88,7 @@ export const TOPICS: Readonly<Record<string, TopicInfo>> = {
   },
   programming: {
     rows: words(
-      '(python|javascript|typescript|java|c++|golang|source code|coding|python script|programming|software|api|sql|html|css|compile|compiler|debug|debugging|algorithm|github|regex|scrape|scraper|scrapes|scraping|web scraping)',
+      '(python|javascript|typescript|java|c++|golang|source code|coding|python script|programming|software|sql|html|css|compile|compiler|debug|debugging|algorithm|github|regex|scrape|scraper|scrapes|scraping|web scraping)',
     ),
   },
   sports: {
