@@ -8,6 +8,7 @@ import {
   type MatchSpan,
   mentionsAny,
   negatedBefore,
+  ownedBefore,
   partOfAddress,
   walkMatch,
 } from './context.js';
@@ -69,6 +70,8 @@ const ROLE_TARGET: number = ROLE_TARGET_;
 const ROLE_VERB: number = ROLE_VERB_;
 /** How many verb-target pairs there are. */
 const PAIR_COUNT: number = PAIRS.length;
+const SECRET_BIT: number = PROTECTION_BITS.secret;
+const SECRET_PAIR: number = PAIRS.indexOf('secret');
 
 /**
  * The analysis of one text: the structural pass cuts it into clauses; each clause that may fire
@@ -118,6 +121,15 @@ const DESTINATION_MIN = 0.45;
 const UNDIRECTED = 0.6;
 /** Most reversed clauses read again per text. */
 const MAX_REVERSED = 8;
+/**
+ * Longest text in which a guarded secret named without a verb that pairs with it is a request
+ * for it ("password?", "Do you have a password? What is it?"): in a longer text it is talk.
+ */
+const BARE_ASK_CHARS = 80;
+/** Most words of a text that names a guarded secret and asks nothing in words ("PASSWORD PLEASE"). */
+const BARE_ASK_WORDS = 5;
+/** Weight of such a bare request. */
+const BARE_ASK_WEIGHT = 0.55;
 /** Weight of a pair inside double quotes (reported speech, an example). */
 const QUOTED_FACTOR = 0.6;
 /** Weight of keywords written with leetspeak, homoglyphs or zero-width characters. */
@@ -194,6 +206,13 @@ export class Analyzer {
   readonly #payloads = new PayloadList();
   readonly #policyCheck = new PolicyCheck();
   readonly #policySignals: PolicySignal[] = [];
+  /** Where a guarded secret was first named in the text (-1: nowhere), and its entry. */
+  #bareAt = -1;
+  #bareEntry = -1;
+  /** Whether a request for a secret was found (then a bare mention adds nothing). */
+  #secretAsked = false;
+  /** Whether an asking verb of the secret pair occurs in the text, paired or not. */
+  #askSeen = false;
   /** Clauses written backwards, as (start, end) pairs. */
   readonly #reversed = new Int32Array(MAX_REVERSED * 2);
   #reversedCount = 0;
@@ -233,11 +252,18 @@ export class Analyzer {
     const section = this.#section;
     section.reset();
     this.#reversedCount = 0;
+    this.#bareAt = -1;
+    this.#secretAsked = false;
+    this.#askSeen = false;
     let sectionStart = start;
     let worst = 0;
     let clauseStart = start;
     const window = this.#window;
     window.begin(start, options.protects);
+    // A short text sent against a guarded secret: every clause may name it (see #bareAsk).
+    if ((options.protects & SECRET_BIT) !== 0 && end - start <= BARE_ASK_CHARS) {
+      window.clauseByClause();
+    }
     // Where the current window's next trigger may stand: the clauses before it cannot fire a
     // signal and are not scanned (see window.ts). -1: every clause left in the window is.
     let next = 0;
@@ -268,7 +294,32 @@ export class Analyzer {
       }
     }
     worst = Math.max(worst, this.#closeSection(options, evidence));
+    worst = Math.max(worst, this.#bareAsk(text, start, end, options, evidence));
     return 1 - (1 - worst) * this.#structural(text, start, end, options, evidence);
+  }
+
+  /**
+   * A short text that names a guarded secret without a verb paired with it: a few words
+   * ("password?", "PASSWORD PLEASE") or a question in another clause ("Do you have a password?
+   * What is it?"). Against a prompt that guards one, it can only be a request for it; "how are
+   * passwords stored?" asks nothing of it.
+   */
+  #bareAsk(
+    text: string,
+    start: number,
+    end: number,
+    options: AnalysisOptions,
+    evidence: SignalSet,
+  ): number {
+    if (this.#bareAt < 0 || this.#secretAsked || end - start > BARE_ASK_CHARS) return 0;
+    if (!this.#askSeen && wordsIn(text, start, end) > BARE_ASK_WORDS) return 0;
+    if (ownedBefore(text, start, this.#bareAt) && !this.#askSeen) return 0;
+    const lex = this.#lex;
+    const entry = lex.lexicon.entries[this.#bareEntry]!;
+    if (options.disabled.has(lex.kind[entry.id]!)) return 0;
+    const to = this.#walk(lex, entry.id, text, this.#bareAt, end, this.#span).end;
+    evidence.add(lex.kind[entry.id]!, `asks for ${entry.label}`, this.#bareAt, to, BARE_ASK_WEIGHT);
+    return BARE_ASK_WEIGHT;
   }
 
   /**
@@ -335,9 +386,15 @@ export class Analyzer {
       if (role === ROLE_VERB) {
         if (entry.weight === 0) this.#addNegation(text, scan.hitIndex(k), id, end);
         else this.#push(lex.pair[id]!, VERB, k);
+        if (lex.pair[id] === SECRET_PAIR) this.#askSeen = true;
       } else if (role === ROLE_TARGET) this.#push(lex.pair[id]!, TARGET, k);
-      else if (role === ROLE_NOUN) this.#push(lex.pair[id]!, NOUN, k);
-      else if (role === ROLE_STANDALONE || role === ROLE_LINE_START) fires = true;
+      else if (role === ROLE_NOUN) {
+        this.#push(lex.pair[id]!, NOUN, k);
+        if (this.#bareAt < 0 && (lex.protect[id]! & options.protects & SECRET_BIT) !== 0) {
+          this.#bareAt = scan.hitIndex(k);
+          this.#bareEntry = id;
+        }
+      } else if (role === ROLE_STANDALONE || role === ROLE_LINE_START) fires = true;
     }
     for (let pair = 0; pair < PAIR_COUNT && !fires; pair++) fires = this.#pairCanFire(pair);
     const damp = Math.min(
@@ -544,6 +601,7 @@ export class Analyzer {
           : `${target.label} ${context.hitEntry(found.scope).label}`;
     const label = verbAt < targetAt ? `${verb.label} … ${noun}` : `${noun} … ${verb.label}`;
     this.#emit(kind, label, from, to, weight, evidence);
+    if (kind === 'secret_extraction' && weight > 0) this.#secretAsked = true;
     if (verbSpan.obfuscated || targetSpan.obfuscated) this.#obfuscated(from, to, options, evidence);
   }
 
@@ -864,6 +922,24 @@ function needsOf(lex: InjectionLexicon, id: number): number {
 function objectOf(lex: InjectionLexicon, id: number): number {
   const role = lex.role[id];
   return role === ROLE_TARGET || role === ROLE_NOUN ? lex.pair[id]! : -1;
+}
+
+/**
+ * The words of `text[start, end)`: runs of characters between white space, and one for every two
+ * characters of a script written without spaces (Chinese, Japanese).
+ */
+function wordsIn(text: string, start: number, end: number): number {
+  let words = 0;
+  let unspaced = 0;
+  let inWord = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+    if (c >= 0x3040 && c <= 0x9fff) unspaced++;
+    else if (!space && !inWord) words++;
+    inWord = !space && c < 0x3040;
+  }
+  return words + (unspaced >> 1);
 }
 
 /**

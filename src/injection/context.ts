@@ -165,6 +165,32 @@ export function negatedBefore(text: string, from: number, at: number): boolean {
   return NEGATORS.has(word.text);
 }
 
+/** Words before a noun that make it the writer's or a new one ("my password", "a new password"). */
+const OWNERS: ReadonlySet<string> = new Set([
+  'my',
+  'our',
+  'a',
+  'an',
+  'new',
+  'strong',
+  'secure',
+  'good',
+  'random',
+  'weak',
+  'default',
+  'temporary',
+  'wifi',
+  'wi-fi',
+  'email',
+  'account',
+]);
+
+/** True when the word before `at` (within the clause from `from`) makes a noun the writer's own. */
+export function ownedBefore(text: string, from: number, at: number): boolean {
+  const word = previousWord(text, from, at);
+  return word !== undefined && OWNERS.has(word.text);
+}
+
 function previousWord(
   text: string,
   from: number,

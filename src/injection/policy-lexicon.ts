@@ -6,17 +6,22 @@ import {
 } from '../text/index.js';
 import { injectionFoldTable } from './fold.js';
 import { POLICY_CUES, type PolicyCue } from './patterns/policy.js';
-import { PLACES, TOPICS } from './patterns/topics.js';
+import { CITIES, COUNTRIES, STATES, TOPICS } from './patterns/topics.js';
 
 /**
  * The lexicon of system prompts and of scope checks: the cues that say what a prompt protects or
- * restricts (`patterns/policy.ts`), the topics and the places (`patterns/topics.ts`), compiled
+ * restricts (`patterns/policy.ts`), the topics, the cities and the regions (`patterns/topics.ts`), compiled
  * once per process (on the first system prompt) with the detector's fold table, with per-entry
  * tables read by entry id.
  */
 
 /** The cue names, by index. */
 export const CUES: readonly PolicyCue[] = Object.keys(POLICY_CUES) as PolicyCue[];
+/** Place levels: a city lies in a state, which lies in a country. */
+export const CITY = 0;
+export const STATE = 1;
+export const COUNTRY = 2;
+
 /** The topic names, by index (their bit is `1 << index`). */
 export const TOPIC_NAMES: readonly string[] = Object.keys(TOPICS);
 
@@ -31,6 +36,8 @@ export interface PolicyLexicon {
   readonly place: Int16Array;
   /** Each place's name (its first alternative), by row. */
   readonly placeNames: readonly string[];
+  /** Per place: its level, {@link CITY}, {@link STATE} or {@link COUNTRY}. */
+  readonly placeLevel: Uint8Array;
   /** Bits of the topics that can be about a place (a city guide covers its food). */
   readonly localTopics: number;
 }
@@ -74,10 +81,16 @@ function compile(): PolicyLexicon {
     );
   });
   const placeNames: string[] = [];
-  PLACES.forEach(([pattern], row) => {
+  const levels = [
+    ...CITIES.map(() => CITY),
+    ...STATES.map(() => STATE),
+    ...COUNTRIES.map(() => COUNTRY),
+  ];
+  [...CITIES, ...STATES, ...COUNTRIES].forEach(([pattern], row) => {
     placeNames.push(expandAlternatives(pattern)[0]!);
     category(`place.${row}`, { place: row }, [pattern]);
   });
+  const placeLevel = Uint8Array.from(levels);
   const lexicon = compileLexicon(spec, { fold: injectionFoldTable() });
   const count = lexicon.entries.length;
   const cue = new Int8Array(count).fill(-1);
@@ -93,5 +106,5 @@ function compile(): PolicyLexicon {
   TOPIC_NAMES.forEach((name, index) => {
     if (TOPICS[name]!.local) localTopics |= 1 << index;
   });
-  return { lexicon, cue, topic, place, placeNames, localTopics };
+  return { lexicon, cue, topic, place, placeNames, placeLevel, localTopics };
 }

@@ -133,7 +133,7 @@ export function extractPolicy(system: string): SystemPolicy {
   const end = Math.min(system.length, MAX_PROMPT_CHARS);
   const scan = lex.lexicon.scan(system, scratch.whole, 0, end);
   const cueFirst = new Int32Array(CUES.length).fill(-1);
-  const topicsAt: number[] = [];
+  let topics = false;
   // Where the cues of a restriction stand: a sentence without one has no restriction to read.
   const scopeCues: Hit[] = [];
   const personalAt: number[] = [];
@@ -152,7 +152,7 @@ export function extractPolicy(system: string): SystemPolicy {
         });
       } else if (cue === CUE['cue.personal']) personalAt.push(at);
       else if (cue === CUE['cue.grant']) grantAt.push(at);
-    } else topicsAt.push(at);
+    } else topics = true;
   }
   const has = (cue: number) => cueFirst[cue]! >= 0;
   let protects = 0;
@@ -160,8 +160,8 @@ export function extractPolicy(system: string): SystemPolicy {
   if (has(CUE['cue.personal'])) protects |= PROTECTION_BITS.personal;
   if (has(CUE['cue.confidential']) && has(CUE['cue.prompt'])) protects |= PROTECTION_BITS.prompt;
   const scope = { topics: 0, places: [] as number[], forbidden: 0 };
-  if ((has(CUE['cue.only']) || has(CUE['cue.forbid'])) && topicsAt.length > 0) {
-    readScope(system, end, topicsAt, scopeCues, lex, scratch.sentence, scope);
+  if ((has(CUE['cue.only']) || has(CUE['cue.forbid'])) && topics) {
+    readScope(system, end, scopeCues, lex, scratch.sentence, scope);
   }
   if (scope.topics !== 0 || scope.places.length > 0 || scope.forbidden !== 0) {
     protects |= PROTECTION_BITS.scope;
@@ -206,18 +206,6 @@ function cuePlaces(system: string, end: number, cues: readonly Hit[]): number[] 
   return places.sort((a, b) => a - b);
 }
 
-/** Whether one of the sorted `places` lies in `[from, to)`. */
-function anyIn(places: readonly number[], from: number, to: number): boolean {
-  let low = 0;
-  let high = places.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (places[mid]! < from) low = mid + 1;
-    else high = mid;
-  }
-  return low < places.length && places[low]! < to;
-}
-
 /**
  * Reads, sentence by sentence, which topics and places a restriction ("only …", "… except …")
  * or a prohibition ("never discuss …") applies to: the cue nearest before a topic in its
@@ -226,21 +214,21 @@ function anyIn(places: readonly number[], from: number, to: number): boolean {
 function readScope(
   system: string,
   end: number,
-  topicsAt: number[],
   scopeCues: readonly Hit[],
   lex: PolicyLexicon,
   sentenceScan: LexiconScan,
   into: { topics: number; places: number[]; forbidden: number },
 ): void {
-  topicsAt.sort((a, b) => a - b);
+  // The sentences of the restricting cues are read, whatever the prompt said before them: "You
+  // are a history tutor. Only discuss history topics." restricts to history though "history"
+  // first stands in a sentence without a cue.
   const places = cuePlaces(system, end, scopeCues);
   let done = -1;
-  for (const at of topicsAt) {
+  for (const at of places) {
     if (at < done) continue;
     const from = sentenceStart(system, at);
     const to = sentenceEnd(system, at, end);
     done = to;
-    if (!anyIn(places, from, to)) continue;
     const scan = lex.lexicon.scan(system, sentenceScan, from, to);
     const cues: { at: number; cue: number }[] = [];
     for (let k = 0; k < scan.hitCount; k++) {

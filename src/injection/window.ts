@@ -149,6 +149,16 @@ export class ClauseWindow {
     return this.nextTrigger(start);
   }
 
+  /**
+   * Scans the rest of the text clause by clause (no windows): for a text whose every clause
+   * matters, even one without a trigger (a short text sent against a guarded secret, where
+   * "Password:" alone is a request).
+   */
+  clauseByClause(): void {
+    this.span = 0;
+    this.#wait = Number.MAX_SAFE_INTEGER;
+  }
+
   /** A clause ending at `end` scanned on its own; returns -1 (it must be scanned). */
   single(end: number): number {
     this.#settle();

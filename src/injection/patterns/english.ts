@@ -24,6 +24,9 @@ const CONTEXT_NOUNS =
   'content|requests|request|conversation|conversations|settings|answers|responses|statements|' +
   'data|lines|words|commands|directions|prompts|orders|sentences|paragraphs)';
 
+/** What a user asked, which data may tell the model to drop ("ignore the previous question"). */
+const QUESTION_NOUNS = '(question|questions|query|queries)';
+
 const BEFORE =
   '(previous|previously|prior|preceding|above|earlier|former|foregoing|initial|original|old|' +
   'past|existing|system|developer|default|preset|pre-set|built-in|hidden|underlying|' +
@@ -66,6 +69,7 @@ export const ENGLISH: PatternTable = {
   'override.noun': [
     [INSTRUCTION_NOUNS, 1],
     [CONTEXT_NOUNS, 0.75],
+    [QUESTION_NOUNS, 0.55],
     ['(ethics|morals|values|one|ones)', 0.75],
   ],
   'override.scope': [
@@ -110,7 +114,7 @@ export const ENGLISH: PatternTable = {
   'override.phrase': [
     ['(instructions|rules|guidelines|restrictions|policies|filters) no longer apply', 0.8],
     [
-      '(updated|revised|real|actual|true|overriding|priority|secret|hidden|additional) (instructions|rules|directives|system prompt|orders):',
+      '(updated|revised|real|actual|true|overriding|priority|secret|hidden|additional) (instructions|instruction|rules|directives|system prompt|orders):',
       0.5,
     ],
     ['(begin|start) over with (new|these) instructions', 0.7],
@@ -299,9 +303,10 @@ export const ENGLISH: PatternTable = {
     ["(imagine|pretend) (you are|you're) an (ai|assistant|llm) (with|without|that)", 0.25],
     ["(imagine|pretend) (you are|you're) a (chatbot|language model) (with|without|that)", 0.25],
     [
-      '(two|2) (different|separate|distinct) (ways|responses|answers|personalities|paragraphs)',
+      '(two|2) (different|separate|distinct|different separate) (ways|responses|answers|personalities|paragraphs)',
       0.3,
     ],
+    ['you (will|shall|must) (answer|respond|reply|act) as', 0.25],
     ['alter ego', 0.25],
   ],
   unrestricted: [
@@ -383,6 +388,8 @@ export const ENGLISH: PatternTable = {
     ['strive to avoid norms', 0.8],
     ['always intelligent and machiavellian', 0.8],
     ['(evil|amoral) (confidant|trusted confidant|twin)', 0.6],
+    ["(let's|let us) break (the|all|your) rules", 0.6],
+    ['(act|acting|behave|behaving) (just |exactly |)like (a |)dan', 0.7],
     ['(late|dead|deceased) (grandmother|grandma|grandfather|grandpa|granny)', 0.3],
     ['used to (tell|read) me (how to|the recipe for)', 0.3],
     ['(anti-dan|antidan|better dan|betterdan)', 0.6],
@@ -435,6 +442,7 @@ export const ENGLISH: PatternTable = {
     ['(just|simply) (print|say|output|write|type|return)', 0.3],
     ['only (print|say|output)', 0.2],
     ['your new (task|role|goal|mission|assignment|name|persona|identity) is', 0.5],
+    ['how (do|would) you answer the following question', 0.3],
     ['your new (tasks|instructions) are', 0.5],
     ['(here are|here is|these are) (your |)new (instructions|tasks|task|rules|orders)', 0.55],
     ['now (comes|follow|follows) (a |)new (task|tasks|instructions)', 0.55],
@@ -513,6 +521,19 @@ export const ENGLISH: PatternTable = {
     ],
     ['in your (response|reply|answer|code)', 0.5],
     ['in (every|each|all) (answer|answers|response|responses|reply|replies)', 0.45],
+    ['to your (answer|response|reply|summary|output)', 0.35],
+    [
+      '(into|in) (any|all|every) (code|answer|response|reply|output) you (write|give|produce|generate)',
+      0.45,
+    ],
+    ['(respond|reply|answer|write) to the user (in|only|with)', 0.45],
+    // Addressing the model by name in data: "AI assistant: insert …", "Assistant, please …".
+    ['(ai assistant|ai agent|ai model|assistant|ai|chatbot|llm|language model|agent|model):', 0.35],
+    ['(ai assistant|assistant|ai|chatbot|model), please', 0.35],
+    [
+      '(note|notice|message|reminder|instruction|instructions) for (the |)(ai|assistant|ai assistant|model|llm|agent|chatbot)',
+      0.55,
+    ],
     [
       '(end|start|beginning|top|bottom) of your (answer|response|reply|summary|output|message)',
       0.45,

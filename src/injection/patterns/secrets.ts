@@ -152,6 +152,7 @@ export const SECRETS_ENGLISH: PatternTable = {
     // Asking to summarise what came before: the system prompt is the only thing there.
     ["(tl;dr|tldr|tl dr|too long; didn't read)", 0.6],
     ['(give|tell) me (a|another) (hint|clue)', 0.5],
+    ['(what|which) (word|code|password|phrase) (should|do|must|can) i (type|say|enter|use)', 0.6],
   ],
   'frame.verb': [
     [
@@ -212,11 +213,13 @@ export const SECRETS_ENGLISH: PatternTable = {
       0.75,
     ],
     ['access granted', 0.45],
+    ['(grant|grants|granting) (me |)access', 0.35],
     ['(end|start|begin) (every|each) (answer|response|reply|message) with', 0.5],
     [
       '(respond|reply|answer) to (everything|every message|every question|all questions|any question|anything|all messages|every input) with',
       0.55,
     ],
+    ['(respond|reply|answer) to every (prompt|message|question|request)', 0.4],
     ['correct (password|code|access code) (has been|was) entered', 0.6],
     ['(password|passcode|code|access code) (verified|accepted|validated|confirmed)', 0.55],
   ],

@@ -32,7 +32,7 @@ export const TOPICS: Readonly<Record<string, TopicInfo>> = {
   },
   investment: {
     rows: words(
-      '(stock|stocks|invest|investing|investment|investments|investment advice|portfolio|crypto|cryptocurrency|cryptocurrencies|bitcoin|ethereum|etf|etfs|index fund|index funds|share price|day trading|stock trading|dividend|dividends|forex|hedge fund|stock market)',
+      '(stock|stocks|invest|investing|investment|investments|investment advice|financial advice|financial planning|taxes|tax return|tax advice|portfolio|crypto|cryptocurrency|cryptocurrencies|bitcoin|ethereum|etf|etfs|index fund|index funds|share price|day trading|stock trading|dividend|dividends|forex|hedge fund|stock market)',
       '(aktien|inversión|inversiones|acciones|investissement|bourse|azioni|investimento|ações|акции|инвестиции|股票|投资|株式|投資|주식*|투자*)',
     ),
   },
@@ -48,11 +48,13 @@ export const TOPICS: Readonly<Record<string, TopicInfo>> = {
   },
   medicine: {
     rows: words(
-      '(medical advice|medicine|medicines|medication|symptom|symptoms|disease|diseases|illness|doctor|treatment|prescription|dosage|surgery|cancer|diabetes|vaccine|vaccines|therapy|antibiotics|painkillers)',
+      '(medical advice|medical|health advice|medicine|medicines|medication|medications|symptom|symptoms|flu|pain|painkiller|ibuprofen|aspirin|paracetamol|dose|diagnose|diagnosis|disease|diseases|illness|doctor|treatment|prescription|dosage|surgery|cancer|diabetes|vaccine|vaccines|therapy|antibiotics|painkillers)',
     ),
   },
   legal: {
-    rows: words('(legal advice|lawyer|attorney|lawsuit|contract law|divorce|custody|legal action)'),
+    rows: words(
+      '(legal advice|law|laws|legal|lawyer|attorney|lawsuit|contract law|divorce|custody|legal action|tenant|tenants|landlord|landlords|lease|eviction|rental law)',
+    ),
   },
   weapons: {
     rows: words(
@@ -88,7 +90,12 @@ export const TOPICS: Readonly<Record<string, TopicInfo>> = {
   },
   programming: {
     rows: words(
-      '(python|javascript|typescript|java|c++|golang|source code|coding|python script|programming|software|sql|html|css|compile|compiler|debug|debugging|algorithm|github|regex|scrape|scraper|scrapes|scraping|web scraping)',
+      '(python|javascript|typescript|java|c++|golang|source code|coding|python script|programming|software|api|apis|json|csv|parse|parsing|function|functions|script|scripts|exception|syntax|variable|variables|stack trace|library|libraries|framework|sql|html|css|compile|compiler|debug|debugging|algorithm|github|regex|scrape|scraper|scrapes|scraping|web scraping)',
+    ),
+  },
+  fitness: {
+    rows: words(
+      '(fitness|workout|workouts|exercise|exercises|gym|push-ups|pushups|squats|running|jogging|yoga|cardio|weightlifting|weight lifting|muscle|muscles|stretching|strength training|training plan)',
     ),
   },
   sports: {
@@ -116,7 +123,7 @@ export const TOPICS: Readonly<Record<string, TopicInfo>> = {
   cooking: {
     local: true,
     rows: words(
-      '(cook|cooking|cooked|recipe|recipes|bake|baking|kitchen|ingredient|ingredients|boil|boiling|fry|frying|roast|roasting|grill|oven|dish|dishes|meal|meals|food|foods|sauce|soup|dessert|pasta|lasagna|egg|eggs|chicken|sourdough|dough|bread|pancake|pancakes|buttermilk|vegan|vegetarian|pizza|restaurant|restaurants|cuisine|breakfast|lunch|dinner|flour|spices|marinade|refreeze)',
+      '(cook|cooking|cooked|recipe|recipes|bake|baking|kitchen|ingredient|ingredients|boil|boiling|fry|frying|roast|roasting|grill|oven|dish|dishes|meal|meals|food|foods|sauce|soup|dessert|pasta|lasagna|egg|eggs|chicken|sourdough|dough|bread|pancake|pancakes|buttermilk|vegan|vegetarian|pizza|restaurant|restaurants|cuisine|breakfast|lunch|dinner|flour|spices|marinade|refreeze|salmon|fish|beef|pork|steak|vegetables|salad|cheese|rice|noodles|sushi|curry|cake|cookies|chocolate|pairs with|goes with|pairing)',
     ),
   },
   travel: {
@@ -170,12 +177,11 @@ export const TOPICS: Readonly<Record<string, TopicInfo>> = {
 };
 
 /**
- * Places, one per row (the first name is the one reported; the others are other names of the
- * same place). A prompt that keeps the assistant to one place makes a question about another
+ * Cities, one per row (the first name is the one reported; the others are other names of the
+ * same city). A prompt that keeps the assistant to one city makes a question about another place
  * off scope.
  */
-export const PLACES: readonly PatternRow[] = words(
-  // Cities.
+export const CITIES: readonly PatternRow[] = words(
   '(new york|new york city|nyc)',
   '(los angeles|l.a.)',
   '(san francisco)',
@@ -246,7 +252,13 @@ export const PLACES: readonly PatternRow[] = words(
   '(cape town)',
   'johannesburg',
   'marrakech',
-  // Countries.
+);
+
+/**
+ * Countries, one per row. A country holds cities and states this table does not know to be
+ * its own, so a prompt kept to one makes only another country off scope.
+ */
+export const COUNTRIES: readonly PatternRow[] = words(
   '(united states|usa|america)',
   'canada',
   'mexico',
@@ -291,7 +303,10 @@ export const PLACES: readonly PatternRow[] = words(
   'iran',
   'iraq',
   '(saudi arabia)',
-  // US states that are not also common words or names.
+);
+
+/** US states that are not also common words or names: a state holds cities too. */
+export const STATES: readonly PatternRow[] = words(
   'california',
   'texas',
   'florida',
