@@ -840,15 +840,17 @@ export class Analyzer {
     for (let r = 0; r < this.#reversedCount; r++) {
       const from = this.#reversed[r * 2]!;
       const to = this.#reversed[r * 2 + 1]!;
-      payloads.add({
-        name: 'reversed text',
-        kind: 'obfuscation',
-        start: from,
-        end: to,
-        text: unreverse(text, from, to),
-        asData: false,
-        base: 0.2,
-      });
+      for (const wordByWord of [false, true]) {
+        payloads.add({
+          name: 'reversed text',
+          kind: 'obfuscation',
+          start: from,
+          end: to,
+          text: unreverse(text, from, to, wordByWord),
+          asData: false,
+          base: 0.2,
+        });
+      }
     }
     return payloads.items;
   }

@@ -57,6 +57,7 @@ interface Source {
 }
 
 function compile(): PolicyLexicon {
+  if (TOPIC_NAMES.length > 31) throw new RangeError('at most 31 topics: they are stored as bits');
   const spec: Record<string, LexiconEntryInput[]> = {};
   const sources: Source[] = [];
   const category = (name: string, source: Source, patterns: readonly string[]) => {

@@ -248,9 +248,16 @@ function pigLatinDictionary(): Map<string, string> {
   return dictionary;
 }
 
-/** A clause written backwards, turned around. */
-export function unreverse(text: string, start: number, end: number): string {
-  let out = '';
-  for (let i = Math.min(end, start + MAX_RUN_CHARS) - 1; i >= start; i--) out += text[i];
-  return out;
+/**
+ * A clause written backwards, turned around: as a whole (`?drowssap eht si tahw`), or word by
+ * word when only the words were reversed (`erongi lla suoiverp snoitcurtsni`).
+ */
+export function unreverse(text: string, start: number, end: number, wordByWord: boolean): string {
+  const stop = Math.min(end, start + MAX_RUN_CHARS);
+  if (!wordByWord) {
+    let out = '';
+    for (let i = stop - 1; i >= start; i--) out += text[i];
+    return out;
+  }
+  return text.slice(start, stop).replace(/[^\s.,;:!?]+/g, (word) => [...word].reverse().join(''));
 }

@@ -61,7 +61,7 @@ export const ENGLISH: PatternTable = {
     // Passive forms, which follow their target: "all previous instructions are now void".
     ...anyOrder([
       [
-        '(void|null and void|nullified|revoked|obsolete|superseded|no longer valid|no longer in effect|no longer apply|no longer applies|irrelevant|invalid|cancelled|canceled|outdated|out of date|out-of-date)',
+        '(void|null and void|nullified|revoked|obsolete|superseded|no longer valid|no longer in effect|no longer apply|no longer applies|irrelevant|outdated|out of date|out-of-date)',
         0.85,
       ],
     ]),
@@ -174,6 +174,7 @@ export const ENGLISH: PatternTable = {
       '(written|said|stated|mentioned|typed|given|listed) (above|before this|before that|previously)',
       0.6,
     ],
+    ['(the above|all the above|the text above|the prompt above)', 0.55],
     ['(information|text|content) (in|of) (the|your) (prompt|system prompt)', 0.6],
     [
       "(what|everything|anything) (you were|you have been|you've been) (told|instructed|programmed)",
@@ -522,16 +523,14 @@ export const ENGLISH: PatternTable = {
     ['in your (response|reply|answer|code)', 0.5],
     ['in (every|each|all) (answer|answers|response|responses|reply|replies)', 0.45],
     ['to your (answer|response|reply|summary|output)', 0.35],
-    [
-      '(into|in) (any|all|every) (code|answer|response|reply|output) you (write|give|produce|generate)',
-      0.45,
-    ],
+    ['(into|in) (any|every) (code|answer|response) you (write|produce)', 0.45],
     ['(respond|reply|answer|write) to the user (in|only|with)', 0.45],
     // Addressing the model by name in data: "AI assistant: insert …", "Assistant, please …".
-    ['(ai assistant|ai agent|ai model|assistant|ai|chatbot|llm|language model|agent|model):', 0.35],
-    ['(ai assistant|assistant|ai|chatbot|model), please', 0.35],
+    // Not "model:", "llm:" or "ai:" alone: configuration files are full of such keys.
+    ['(ai assistant|ai agent|ai model|ai system|language model|chatbot):', 0.35],
+    ['(ai assistant|assistant|chatbot), please', 0.35],
     [
-      '(note|notice|message|reminder|instruction|instructions) for (the |)(ai|assistant|ai assistant|model|llm|agent|chatbot)',
+      '(note|notice|message|reminder|instruction|instructions) for (the |)(ai|assistant|model|llm)',
       0.55,
     ],
     [
@@ -564,9 +563,11 @@ export const ENGLISH: PatternTable = {
       0.4,
     ],
     [
-      '(translate|convert|encode|write|rewrite|format|modify|change|alter|enhance) your (response|reply|answer|output|message|summary)',
+      '(translate|convert|encode|encrypt|scramble|reverse|write|rewrite|format|modify|change|alter|enhance|shorten) your (response|reply|answer|output|message|summary)',
       0.5,
     ],
+    ['(from|throughout) your (response|answer|reply|output|summary)', 0.4],
+    ['(use|using) only (emojis|emoji|capital letters|uppercase letters)', 0.35],
     ['(following|subsequent|below) code (snippet|block|section|excerpt)', 0.3],
     [
       '(assistant|ai|model|agent) (must|should|is required to|is instructed to) (now|also|always|instead|immediately)',

@@ -136,6 +136,7 @@ export const GERMAN: PatternTable = {
     ['(neue|weitere|folgende neue) (anweisungen|aufgaben|aufgabe|anweisung|instruktionen)', 0.3],
     ['(deine|ihre|die) neue (aufgabe|rolle|anweisung|mission) (ist|lautet|besteht|wird)', 0.5],
     ['neue (aufgabe|aufgaben|anweisung|anweisungen):', 0.5],
+    ['(achtung|stopp|halt)(!|,|:|-|) (stopp|halt|achtung)', 0.5],
     [
       '(antworte|antworten sie|antwortest du) (nur noch|ab jetzt nur|ab jetzt nur noch|von nun an nur) mit',
       0.35,

@@ -152,7 +152,7 @@ export const SECRETS_ENGLISH: PatternTable = {
     // Asking to summarise what came before: the system prompt is the only thing there.
     ["(tl;dr|tldr|tl dr|too long; didn't read)", 0.6],
     ['(give|tell) me (a|another) (hint|clue)', 0.5],
-    ['(what|which) (word|code|password|phrase) (should|do|must|can) i (type|say|enter|use)', 0.6],
+    ['(what|which) (word|code|password|phrase) (should|do) i (type|say|enter)', 0.6],
   ],
   'frame.verb': [
     [

@@ -93,6 +93,11 @@ export const TOPICS: Readonly<Record<string, TopicInfo>> = {
       '(python|javascript|typescript|java|c++|golang|source code|coding|python script|programming|software|api|apis|json|csv|parse|parsing|function|functions|script|scripts|exception|syntax|variable|variables|stack trace|library|libraries|framework|sql|html|css|compile|compiler|debug|debugging|algorithm|github|regex|scrape|scraper|scrapes|scraping|web scraping)',
     ),
   },
+  gardening: {
+    rows: words(
+      '(gardening|garden|gardens|plant|plants|flowers|seeds|soil|lawn|pruning|fertilizer|fertiliser|compost|watering|houseplants|shrubs|roses|tomato plants)',
+    ),
+  },
   fitness: {
     rows: words(
       '(fitness|workout|workouts|exercise|exercises|gym|push-ups|pushups|squats|running|jogging|yoga|cardio|weightlifting|weight lifting|muscle|muscles|stretching|strength training|training plan)',
