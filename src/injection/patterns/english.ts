@@ -180,6 +180,8 @@ export const ENGLISH: PatternTable = {
       "(what|everything|anything) (you were|you have been|you've been) (told|instructed|programmed)",
       0.9,
     ],
+    // A secret named as one: asked for without a system prompt guarding it, still an attempt.
+    ['(secret|hidden|confidential) (password|passcode|key|word|phrase|code|token|value)', 0.7],
   ],
   // Questions that ask for the prompt without a verb-target pair.
   'reveal.phrase': [
