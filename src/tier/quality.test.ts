@@ -31,6 +31,22 @@ describe('tier routing quality', () => {
     expect(correct / rows.length).toBeGreaterThanOrEqual(0.95);
   });
 
+  it('decides at least 80% of the labelled set locally, at least 97% of those right', () => {
+    const file = fileURLToPath(new URL('../../test/fixtures/tier.jsonl', import.meta.url));
+    const rows = readJsonl(file).map(parseTierRow);
+    let local = 0;
+    let right = 0;
+    for (const row of rows) {
+      const decision = router.classify(row.input);
+      if (decision.source !== 'local') continue;
+      local++;
+      const expected = Array.isArray(row.expected) ? row.expected : [row.expected];
+      if (expected.includes(decision.tier)) right++;
+    }
+    expect(local / rows.length).toBeGreaterThanOrEqual(0.8);
+    expect(right / local).toBeGreaterThanOrEqual(0.97);
+  });
+
   const arena = sharedData('routing/arena_hard_v2_question.jsonl');
   it.skipIf(!arena)('sends at most 2% of the 750 Arena-Hard prompts to SIMPLE', () => {
     const rows = readJsonl(arena!) as { prompt: string }[];

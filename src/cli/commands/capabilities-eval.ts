@@ -8,6 +8,7 @@ import {
 import { Prematcher, type PrematcherOptions } from '../../capabilities/prematcher.js';
 import { CapabilityRegistry } from '../../capabilities/registry.js';
 import { InputError } from '../io.js';
+import { fraction, integer } from '../numbers.js';
 
 /**
  * `triage eval capabilities FILE.json`: measures the local pre-matcher on an intent data set in
@@ -79,20 +80,6 @@ interface EvalOptions {
   readonly json?: boolean;
 }
 
-function integer(value: string): number {
-  const number = Number(value);
-  if (!(Number.isInteger(number) && number >= 1)) {
-    throw new InputError(`not a positive integer: ${value}`);
-  }
-  return number;
-}
-
-function fraction(value: string): number {
-  const number = Number(value);
-  if (!(number >= 0 && number <= 1)) throw new InputError(`not a number in [0, 1]: ${value}`);
-  return number;
-}
-
 function seeds(value: string): number[] {
   return value.split(',').map((part) => {
     const number = Number(part.trim());
@@ -127,7 +114,7 @@ function formatEvaluation(
   return [
     `${header.file}: split ${header.split}${header.withOos ? ' + out-of-scope' : ''}, ${result.tasks} tasks; ` +
       `${result.capabilities} capabilities × ${header.examplesPerIntent} examples; ${seedsText}`,
-    `top-1 accuracy (similarity ranking)   ${pct(result.top1Accuracy)}`,
+    `top-1 accuracy (rank)                 ${pct(result.top1Accuracy)}`,
     `decisions made locally                ${pct(result.localShare)} (yes ${result.localYes.toFixed(0)}, no ${result.localNo.toFixed(0)})`,
     `precision of local decisions          ${pct(result.localPrecision, 2)} (yes ${pct(result.localYesPrecision)}, no ${pct(result.localNoPrecision, 2)})`,
     `needed capabilities ruled out         ${pct(result.neededRuledOut)}`,
