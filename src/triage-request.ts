@@ -61,6 +61,23 @@ export function tierRequestOf(request: TriageRequest): TriageRequest {
   return { ...rest, messages: [{ role: 'system', content: system }, ...request.messages] };
 }
 
+/**
+ * The system prompt of a request: its `system` field and the text of its system and developer
+ * messages, joined by blank lines; `undefined` when it has none. What the injection screen judges
+ * requests against (what it protects or restricts makes some requests attacks).
+ */
+export function systemPromptOf(request: TriageRequest): string | undefined {
+  if (typeof request === 'string') return undefined;
+  let system = request.system ?? '';
+  for (const message of request.messages) {
+    const role = roleOf(message);
+    if (role !== 'system' && role !== 'developer') continue;
+    const text = messageText(message);
+    if (text.length > 0) system = system.length === 0 ? text : `${system}\n\n${text}`;
+  }
+  return system.length === 0 ? undefined : system;
+}
+
 /** The text of a message: its string content, or its text parts joined by newlines. */
 export function messageText(message: unknown): string {
   const content = (message as { content?: unknown } | null)?.content;

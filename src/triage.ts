@@ -21,6 +21,7 @@ import {
   type InjectionGuard,
   type InjectionGuardOptions,
 } from './injection/guard.js';
+import type { DetectOptions } from './injection/types.js';
 import { createProvider, type ProviderConfigInput } from './llm/config.js';
 import { isLlmProvider, type LlmSetting, splitLlmSetting } from './llm/setting.js';
 import type { LlmProvider } from './llm/types.js';
@@ -35,6 +36,7 @@ import {
 import {
   checkRequest,
   lastUserText,
+  systemPromptOf,
   type TriageRequest,
   tierRequestOf,
   type UserControlledText,
@@ -351,8 +353,9 @@ class FrontDoor implements Triage {
   #screenLocally(guard: InjectionGuard, request: TriageRequest): TriageInjectionDecision | null {
     const texts = userControlledTexts(request);
     if (texts.length === 0) return null;
+    const system = systemPromptOf(request);
     return riskiest(
-      texts.map((text) => withText(guard.classify(text.text, { source: text.source }), text)),
+      texts.map((text) => withText(guard.classify(text.text, detectOptions(text, system)), text)),
       texts.length,
     );
   }
@@ -364,11 +367,13 @@ class FrontDoor implements Triage {
   ): TriageInjectionDecision | null | Promise<TriageInjectionDecision | null> {
     const texts = userControlledTexts(request);
     if (texts.length === 0) return null;
+    const system = systemPromptOf(request);
     const decisions = texts.map((text) => {
-      const local = guard.classify(text.text, { source: text.source });
+      const detect = detectOptions(text, system);
+      const local = guard.classify(text.text, detect);
       if (!local.needsLlm) return withText(local, text);
       return guard
-        .decide(text.text, { ...options, source: text.source })
+        .decide(text.text, { ...options, ...detect })
         .then((decided) => withText(decided, text));
     });
     if (decisions.every((d) => !(d instanceof Promise))) {
@@ -411,6 +416,11 @@ function settledSelection(
 
 function tierInput(request: TriageRequest): TierRequest | string {
   return tierRequestOf(request) as TierRequest | string;
+}
+
+/** How to screen one text: where it comes from, and the system prompt it is judged against. */
+function detectOptions(text: UserControlledText, system: string | undefined): DetectOptions {
+  return system === undefined ? { source: text.source } : { source: text.source, system };
 }
 
 function withText(decision: InjectionDecision, text: UserControlledText): TriageInjectionDecision {

@@ -14,8 +14,11 @@ export interface EvalSpec<I, E, P> {
   readonly file: string;
   /** Turns one parsed JSON line into a row; throws (any Error) with what is wrong with it. */
   readonly parse: (value: unknown) => EvalRow<I, E>;
-  /** Classifies one input (may be async, e.g. when an LLM check is enabled). */
-  readonly classify: (input: I) => P | Promise<P>;
+  /**
+   * Classifies one input (may be async, e.g. when an LLM check is enabled); `expected` is the
+   * row's label, for reports that group rows (it must not decide the prediction).
+   */
+  readonly classify: (input: I, expected: E) => P | Promise<P>;
   /** The input as text, for the list of misclassified rows. */
   readonly show: (input: I) => string;
   /** Print one JSON object instead of the text report. */
@@ -33,7 +36,7 @@ export async function runClassificationEval<I>(
 ): Promise<void> {
   const tally = new ClassificationTally(spec.labels);
   for await (const { line, input, expected } of rows(spec)) {
-    tally.add(line, spec.show(input), expected, await spec.classify(input));
+    tally.add(line, spec.show(input), expected, await spec.classify(input, expected));
   }
   print(spec, tally.report(), formatClassificationReport, extra);
 }
@@ -48,7 +51,7 @@ export async function runBinaryEval<I>(
 ): Promise<void> {
   const tally = new BinaryTally();
   for await (const { line, input, expected } of rows(spec)) {
-    tally.add(line, spec.show(input), expected, await spec.classify(input));
+    tally.add(line, spec.show(input), expected, await spec.classify(input, expected));
   }
   print(spec, tally.report(), formatBinaryReport, extra);
 }

@@ -1,31 +1,44 @@
 import type { LexiconScan } from '../text/index.js';
+import { PROTECTION_BITS } from './categories.js';
 import {
   atLineStart,
+  destinationIn,
   endsWithQuestion,
   insideQuotes,
   type MatchSpan,
+  mentionsAny,
   negatedBefore,
+  ownedBefore,
+  partOfAddress,
   walkMatch,
 } from './context.js';
 import { decodeRun, runTogetherRisk } from './decode.js';
 import { Section, SignalSet } from './evidence.js';
 import {
   builtInContextLexicon,
-  GROUP_NO_LIMITS,
-  GROUP_PERSONA,
-  GROUP_ROLE_HEADER,
+  GROUP_NO_LIMITS as GROUP_NO_LIMITS_,
+  GROUP_PERSONA as GROUP_PERSONA_,
+  GROUP_REVERSED as GROUP_REVERSED_,
+  GROUP_ROLE_HEADER as GROUP_ROLE_HEADER_,
   type InjectionLexicon,
   PAIRS,
-  ROLE_LINE_START,
-  ROLE_META,
-  ROLE_MODIFIER,
-  ROLE_NOUN,
-  ROLE_SCOPE,
-  ROLE_SELF_QUESTION,
-  ROLE_STANDALONE,
-  ROLE_TARGET,
-  ROLE_VERB,
+  ROLE_LINE_START as ROLE_LINE_START_,
+  ROLE_META as ROLE_META_,
+  ROLE_MODIFIER as ROLE_MODIFIER_,
+  ROLE_NOUN as ROLE_NOUN_,
+  ROLE_SCOPE as ROLE_SCOPE_,
+  ROLE_SELF_QUESTION as ROLE_SELF_QUESTION_,
+  ROLE_STANDALONE as ROLE_STANDALONE_,
+  ROLE_TARGET as ROLE_TARGET_,
+  ROLE_VERB as ROLE_VERB_,
 } from './lexicon.js';
+import { findHiddenMarkup } from './markup.js';
+import { type Payload, PayloadList } from './payloads.js';
+import type { SystemPolicy } from './policy.js';
+import { primingWeight } from './priming.js';
+import { PolicyCheck, type PolicySignal } from './scope.js';
+import { findSmuggled, unreverse } from './smuggling.js';
+import { findSplitPayloads } from './splitting.js';
 import {
   endsAtWhiteSpace,
   RUN_BASE64,
@@ -37,8 +50,28 @@ import {
   scanStructure,
   TextStructure,
 } from './structure.js';
-import type { SignalKind } from './types.js';
+import { INJECTION_SOURCES, type SignalKind } from './types.js';
 import { ClauseWindow, MAX_SPAN, NOT_TRIGGER, TRIGGER } from './window.js';
+
+// Module-local copies of the lexicon's codes, read per hit: imported bindings can become
+// getters under some loaders (tsx, vitest), a call per read.
+const GROUP_NO_LIMITS: number = GROUP_NO_LIMITS_;
+const GROUP_PERSONA: number = GROUP_PERSONA_;
+const GROUP_REVERSED: number = GROUP_REVERSED_;
+const GROUP_ROLE_HEADER: number = GROUP_ROLE_HEADER_;
+const ROLE_LINE_START: number = ROLE_LINE_START_;
+const ROLE_META: number = ROLE_META_;
+const ROLE_MODIFIER: number = ROLE_MODIFIER_;
+const ROLE_NOUN: number = ROLE_NOUN_;
+const ROLE_SCOPE: number = ROLE_SCOPE_;
+const ROLE_SELF_QUESTION: number = ROLE_SELF_QUESTION_;
+const ROLE_STANDALONE: number = ROLE_STANDALONE_;
+const ROLE_TARGET: number = ROLE_TARGET_;
+const ROLE_VERB: number = ROLE_VERB_;
+/** How many verb-target pairs there are. */
+const PAIR_COUNT: number = PAIRS.length;
+const SECRET_BIT: number = PROTECTION_BITS.secret;
+const SECRET_PAIR: number = PAIRS.indexOf('secret');
 
 /**
  * The analysis of one text: the structural pass cuts it into clauses; each clause that may fire
@@ -69,6 +102,34 @@ const VETOED = 0.2;
 const SELF_QUESTION_FACTOR = 0.35;
 /** Weight of a clause that talks about attacks ("prompt injection", "for example"). */
 const META_FACTOR = 0.5;
+/** Weight of a question about attacks ("What is a prompt injection attack?"). */
+const META_QUESTION_FACTOR = 0.25;
+/**
+ * The least scope of a noun naming an item the system prompt guards: "what is the password?"
+ * asks for the guarded one, however it is determined (a veto, "my password", still counts).
+ */
+const GUARDED_SCOPE: Readonly<Record<number, number>> = {
+  [PROTECTION_BITS.secret]: 0.9,
+  [PROTECTION_BITS.prompt]: 0.75,
+};
+/**
+ * The least weight of an `exfil.destination` modifier that names a place to send data to (a
+ * URL, a service); lighter ones only cover the tracks ("before replying").
+ */
+const DESTINATION_MIN = 0.45;
+/** Factor of data sent without a destination named in its clause. */
+const UNDIRECTED = 0.6;
+/** Most reversed clauses read again per text. */
+const MAX_REVERSED = 8;
+/**
+ * Longest text in which a guarded secret named without a verb that pairs with it is a request
+ * for it ("password?", "Do you have a password? What is it?"): in a longer text it is talk.
+ */
+const BARE_ASK_CHARS = 80;
+/** Most words of a text that names a guarded secret and asks nothing in words ("PASSWORD PLEASE"). */
+const BARE_ASK_WORDS = 5;
+/** Weight of such a bare request. */
+const BARE_ASK_WEIGHT = 0.55;
 /** Weight of a pair inside double quotes (reported speech, an example). */
 const QUOTED_FACTOR = 0.6;
 /** Weight of keywords written with leetspeak, homoglyphs or zero-width characters. */
@@ -81,6 +142,11 @@ const FAKE_TRANSCRIPT = 0.3;
 const CLAUSE_RESCANS = 2;
 /** Most hits of one role per clause that take part in pairing. */
 const MAX_PAIR_HITS = 32;
+
+/** Pair numbers the analyzer treats apart. */
+const EXFILTRATE = PAIRS.indexOf('exfiltrate');
+const PERSONAL = PAIRS.indexOf('personal');
+const DOCUMENT = INJECTION_SOURCES.indexOf('document');
 
 /** Slots of a pair's hits in a clause. */
 const VERB = 0;
@@ -103,6 +169,10 @@ export interface AnalysisOptions {
   readonly source: number;
   /** Kinds that do not count. */
   readonly disabled: ReadonlySet<SignalKind>;
+  /** What the system prompt protects (`PROTECTION_BITS`); 0 without one. */
+  readonly protects: number;
+  /** The system prompt's policy, when there is one. */
+  readonly policy?: SystemPolicy;
 }
 
 /** One analyzer per depth: its scan, structure and section are reused between texts. */
@@ -126,9 +196,26 @@ export class Analyzer {
   readonly #hits = PAIRS.map(() => SLOTS.map(() => new Int32Array(MAX_PAIR_HITS)));
   readonly #counts = PAIRS.map(() => new Int32Array(SLOTS.length));
   readonly #modifier = new Float64Array(PAIRS.length);
+  /** The strongest covering-the-tracks word of the clause ("before replying"). */
+  #covert = 0;
   readonly #negated = new Int32Array(MAX_PAIR_HITS * 2);
   readonly #found: Combination = { weight: 0, verb: -1, target: -1, scope: -1 };
   #negatedCount = 0;
+  /** Whether the current clause names a person whose data is guarded (-1: not yet known). */
+  #person = -1;
+  readonly #payloads = new PayloadList();
+  readonly #policyCheck = new PolicyCheck();
+  readonly #policySignals: PolicySignal[] = [];
+  /** Where a guarded secret was first named in the text (-1: nowhere), and its entry. */
+  #bareAt = -1;
+  #bareEntry = -1;
+  /** Whether a request for a secret was found (then a bare mention adds nothing). */
+  #secretAsked = false;
+  /** Whether an asking verb of the secret pair occurs in the text, paired or not. */
+  #askSeen = false;
+  /** Clauses written backwards, as (start, end) pairs. */
+  readonly #reversed = new Int32Array(MAX_REVERSED * 2);
+  #reversedCount = 0;
 
   /**
    * `lex` is the built-in lexicon; `custom`, when given, holds the configuration's patterns;
@@ -145,6 +232,7 @@ export class Analyzer {
       custom ? [lex, custom] : [lex],
       triggerOf,
       objectOf,
+      needsOf,
       PAIRS.length,
       windowChars,
     );
@@ -163,11 +251,19 @@ export class Analyzer {
     const structure = scanStructure(text, this.#structure, start, end);
     const section = this.#section;
     section.reset();
+    this.#reversedCount = 0;
+    this.#bareAt = -1;
+    this.#secretAsked = false;
+    this.#askSeen = false;
     let sectionStart = start;
     let worst = 0;
     let clauseStart = start;
     const window = this.#window;
-    window.begin(start);
+    window.begin(start, options.protects);
+    // A short text sent against a guarded secret: every clause may name it (see #bareAsk).
+    if ((options.protects & SECRET_BIT) !== 0 && end - start <= BARE_ASK_CHARS) {
+      window.clauseByClause();
+    }
     // Where the current window's next trigger may stand: the clauses before it cannot fire a
     // signal and are not scanned (see window.ts). -1: every clause left in the window is.
     let next = 0;
@@ -198,7 +294,32 @@ export class Analyzer {
       }
     }
     worst = Math.max(worst, this.#closeSection(options, evidence));
-    return 1 - (1 - worst) * this.#structural(text, options, evidence);
+    worst = Math.max(worst, this.#bareAsk(text, start, end, options, evidence));
+    return 1 - (1 - worst) * this.#structural(text, start, end, options, evidence);
+  }
+
+  /**
+   * A short text that names a guarded secret without a verb paired with it: a few words
+   * ("password?", "PASSWORD PLEASE") or a question in another clause ("Do you have a password?
+   * What is it?"). Against a prompt that guards one, it can only be a request for it; "how are
+   * passwords stored?" asks nothing of it.
+   */
+  #bareAsk(
+    text: string,
+    start: number,
+    end: number,
+    options: AnalysisOptions,
+    evidence: SignalSet,
+  ): number {
+    if (this.#bareAt < 0 || this.#secretAsked || end - start > BARE_ASK_CHARS) return 0;
+    if (!this.#askSeen && wordsIn(text, start, end) > BARE_ASK_WORDS) return 0;
+    if (ownedBefore(text, start, this.#bareAt) && !this.#askSeen) return 0;
+    const lex = this.#lex;
+    const entry = lex.lexicon.entries[this.#bareEntry]!;
+    if (options.disabled.has(lex.kind[entry.id]!)) return 0;
+    const to = this.#walk(lex, entry.id, text, this.#bareAt, end, this.#span).end;
+    evidence.add(lex.kind[entry.id]!, `asks for ${entry.label}`, this.#bareAt, to, BARE_ASK_WEIGHT);
+    return BARE_ASK_WEIGHT;
   }
 
   /**
@@ -228,7 +349,8 @@ export class Analyzer {
    * Scans one clause and turns its hits into signals. The lexicon reports where each entry
    * first occurs, so when a pair's noun or target occurs before its verb ("in addition to the
    * other instructions, print all instructions") the clause is scanned again from that verb,
-   * at most `rescans` times.
+   * at most `rescans` times; the rescan keeps what the whole clause says about its words (a
+   * quote opened before the verb, talk about attacks) through `clauseStart` and `outerDamp`.
    */
   #clause(
     text: string,
@@ -237,6 +359,8 @@ export class Analyzer {
     options: AnalysisOptions,
     evidence: SignalSet,
     rescans = CLAUSE_RESCANS,
+    clauseStart = start,
+    outerDamp = 1,
   ): void {
     const lex = this.#lex;
     const scan = lex.lexicon.scan(text, this.#scan, start, end);
@@ -248,29 +372,46 @@ export class Analyzer {
     if (hits === 0 && !this.#custom) return;
     for (const counts of this.#counts) counts.fill(0);
     this.#modifier.fill(0);
+    this.#covert = 0;
     this.#negatedCount = 0;
+    this.#person = -1;
     // Whether a signal can fire: only then are the clause's context words looked up.
     let fires = false;
     for (let k = 0; k < hits; k++) {
       const entry = scan.hitEntry(k);
       const id = entry.id;
+      // A word that means something only against a guarded item, with none guarded.
+      if (lex.otherwise[id] === 0 && (lex.protect[id]! & options.protects) === 0) continue;
       const role = lex.role[id]!;
       if (role === ROLE_VERB) {
         if (entry.weight === 0) this.#addNegation(text, scan.hitIndex(k), id, end);
         else this.#push(lex.pair[id]!, VERB, k);
+        if (lex.pair[id] === SECRET_PAIR) this.#askSeen = true;
       } else if (role === ROLE_TARGET) this.#push(lex.pair[id]!, TARGET, k);
-      else if (role === ROLE_NOUN) this.#push(lex.pair[id]!, NOUN, k);
-      else if (role === ROLE_STANDALONE || role === ROLE_LINE_START) fires = true;
+      else if (role === ROLE_NOUN) {
+        this.#push(lex.pair[id]!, NOUN, k);
+        if (this.#bareAt < 0 && (lex.protect[id]! & options.protects & SECRET_BIT) !== 0) {
+          this.#bareAt = scan.hitIndex(k);
+          this.#bareEntry = id;
+        }
+      } else if (role === ROLE_STANDALONE || role === ROLE_LINE_START) fires = true;
     }
-    for (let pair = 0; pair < PAIRS.length && !fires; pair++) fires = this.#pairCanFire(pair);
-    const damp = fires || this.#custom ? this.#context(text, start, end, options) : 1;
-    for (let pair = 0; pair < PAIRS.length; pair++) {
-      if (this.#pairCanFire(pair)) this.#pair(text, start, end, pair, damp, options, evidence);
+    for (let pair = 0; pair < PAIR_COUNT && !fires; pair++) fires = this.#pairCanFire(pair);
+    const damp = Math.min(
+      outerDamp,
+      fires || this.#custom ? this.#context(text, start, end, options) : 1,
+    );
+    for (let pair = 0; pair < PAIR_COUNT; pair++) {
+      if (this.#pairCanFire(pair)) {
+        this.#pair(text, start, end, clauseStart, pair, damp, options, evidence);
+      }
     }
-    this.#standalone(lex, scan, text, end, damp, options, evidence);
+    this.#standalone(lex, scan, text, start, end, damp, options, evidence);
     const restart = rescans > 0 ? this.#restartPoint(start) : -1;
     if (this.#custom) this.#customClause(text, start, end, damp, options, evidence, whole);
-    if (restart > start) this.#clause(text, restart, end, options, evidence, rescans - 1);
+    if (restart > start) {
+      this.#clause(text, restart, end, options, evidence, rescans - 1, clauseStart, damp);
+    }
   }
 
   /** Whether the clause has a verb of `pair` and a target or noun of it. */
@@ -296,13 +437,17 @@ export class Analyzer {
       if (role === ROLE_SCOPE) this.#push(ctx.pair[id]!, SCOPE, k);
       else if (role === ROLE_MODIFIER) {
         const pair = ctx.pair[id]!;
-        this.#modifier[pair] = Math.max(this.#modifier[pair]!, weights[id]!);
+        const weight = weights[id]!;
+        if (pair === EXFILTRATE && weight < DESTINATION_MIN) {
+          this.#covert = Math.max(this.#covert, weight);
+        } else this.#modifier[pair] = Math.max(this.#modifier[pair]!, weight);
       } else if (role === ROLE_SELF_QUESTION) selfQuestion = true;
       else if (role === ROLE_META) meta = true;
     }
     let damp = 1;
-    if (selfQuestion && endsWithQuestion(text, start, end)) damp *= SELF_QUESTION_FACTOR;
-    if (meta) damp *= META_FACTOR;
+    const question = (selfQuestion || meta) && endsWithQuestion(text, start, end);
+    if (selfQuestion && question) damp *= SELF_QUESTION_FACTOR;
+    if (meta) damp *= question ? META_QUESTION_FACTOR : META_FACTOR;
     return damp;
   }
 
@@ -319,14 +464,16 @@ export class Analyzer {
     const custom = this.#custom!;
     const scan = custom.lexicon.scan(text, this.#customScan!, start, end);
     if (whole) this.#window.account(1, scan);
-    if (scan.hitCount > 0) this.#standalone(custom, scan, text, end, damp, options, evidence);
+    if (scan.hitCount > 0) {
+      this.#standalone(custom, scan, text, start, end, damp, options, evidence);
+    }
   }
 
   /** The first verb that has a target, noun or scope of its pair before it in the clause, or -1. */
   #restartPoint(start: number): number {
     const scan = this.#scan;
     let restart = -1;
-    for (let pair = 0; pair < PAIRS.length; pair++) {
+    for (let pair = 0; pair < PAIR_COUNT; pair++) {
       const counts = this.#counts[pair]!;
       const lists = this.#hits[pair]!;
       // Only worth a rescan when a pair could form: a target or a noun is there.
@@ -353,6 +500,7 @@ export class Analyzer {
     lex: InjectionLexicon,
     scan: LexiconScan,
     text: string,
+    start: number,
     end: number,
     damp: number,
     options: AnalysisOptions,
@@ -364,14 +512,18 @@ export class Analyzer {
       const entry = scan.hitEntry(k);
       const role = lex.role[entry.id]!;
       if (role !== ROLE_STANDALONE && role !== ROLE_LINE_START) continue;
-      const weight = weights[entry.id]!;
+      const group = lex.group[entry.id]!;
+      if (group === GROUP_REVERSED) {
+        this.#addReversed(start, end);
+        continue;
+      }
+      const weight = weights[entry.id]! * guardFactor(lex, entry.id, options.protects);
       if (weight === 0) continue;
       const at = scan.hitIndex(k);
       if (role === ROLE_LINE_START && !atLineStart(text, at)) continue;
       const kind = lex.kind[entry.id]!;
       if (options.disabled.has(kind)) continue;
       const span = this.#walk(lex, entry.id, text, at, end, this.#span);
-      const group = lex.group[entry.id]!;
       const damped = weight * damp;
       if (group === GROUP_PERSONA) {
         section.addPersona(kind, entry.label, at, span.end, damped);
@@ -399,6 +551,7 @@ export class Analyzer {
     text: string,
     start: number,
     end: number,
+    clauseStart: number,
     pair: number,
     damp: number,
     options: AnalysisOptions,
@@ -407,7 +560,7 @@ export class Analyzer {
     const lex = this.#lex;
     const scan = this.#scan;
     const weights = lex.weight[options.source]!;
-    const found = this.#bestCombination(text, start, pair);
+    const found = this.#bestCombination(text, start, end, pair, options);
     const best = found.weight;
     const bestVerb = found.verb;
     const bestTarget = found.target;
@@ -418,11 +571,20 @@ export class Analyzer {
     if (options.disabled.has(kind)) return;
     const modifier = this.#modifier[pair]!;
     // The source factor applies last, so a modifier cannot lift a pair its source discounts.
-    const sourceFactor = weights[target.id]! / target.weight;
-    let weight = (modifier > 0 ? 1 - (1 - best) * (1 - modifier) : best) * sourceFactor;
+    let sourceFactor = weights[target.id]! / target.weight;
+    let weight: number;
+    if (pair === EXFILTRATE) {
+      // Data sent somewhere named (an address, a URL, a service) is exfiltration whoever asks
+      // for it; sent nowhere in particular ("forward this to my manager") it is mostly an errand.
+      const destination = modifier > 0 || destinationIn(text, start, end);
+      weight = best * (destination ? 1 : UNDIRECTED);
+      if (this.#covert > 0) weight = 1 - (1 - weight) * (1 - this.#covert);
+      if (destination) sourceFactor = 1;
+      weight *= sourceFactor;
+    } else weight = (modifier > 0 ? 1 - (1 - best) * (1 - modifier) : best) * sourceFactor;
     const verbAt = scan.hitIndex(bestVerb);
     const targetAt = scan.hitIndex(bestTarget);
-    if (insideQuotes(text, start, verbAt) || insideQuotes(text, start, targetAt)) {
+    if (insideQuotes(text, clauseStart, verbAt) || insideQuotes(text, clauseStart, targetAt)) {
       weight *= QUOTED_FACTOR;
     }
     weight *= damp;
@@ -439,6 +601,7 @@ export class Analyzer {
           : `${target.label} ${context.hitEntry(found.scope).label}`;
     const label = verbAt < targetAt ? `${verb.label} … ${noun}` : `${noun} … ${verb.label}`;
     this.#emit(kind, label, from, to, weight, evidence);
+    if (kind === 'secret_extraction' && weight > 0) this.#secretAsked = true;
     if (verbSpan.obfuscated || targetSpan.obfuscated) this.#obfuscated(from, to, options, evidence);
   }
 
@@ -447,7 +610,13 @@ export class Analyzer {
    * verb with a noun, weighted by the best scope word attached to the noun (a scope before the
    * noun must stand between the verb and the noun; one after it may follow closely).
    */
-  #bestCombination(text: string, start: number, pair: number): Combination {
+  #bestCombination(
+    text: string,
+    start: number,
+    end: number,
+    pair: number,
+    options: AnalysisOptions,
+  ): Combination {
     const lex = this.#lex;
     const scan = this.#scan;
     const context = this.#ctxScan;
@@ -469,7 +638,16 @@ export class Analyzer {
           const distance = targetAt - verbAt;
           if (distance === 0 || distance > PAIR_DISTANCE) continue;
           if (distance < 0 && (!anyOrder || -distance > PAIR_DISTANCE)) continue;
-          let weight = verbEntry.weight * scan.hitEntry(targetHit).weight;
+          const targetEntry = scan.hitEntry(targetHit);
+          if (partOfAddress(text, targetAt, targetAt + targetEntry.phrase.length)) continue;
+          const protect = lex.protect[targetEntry.id]!;
+          const guarded = protect !== 0 && (protect & options.protects) !== 0;
+          let weight =
+            verbEntry.weight *
+            targetEntry.weight *
+            guardFactor(lex, verbEntry.id, options.protects);
+          if (protect !== 0 && !guarded) weight *= lex.otherwise[targetEntry.id]!;
+          if (weight <= found.weight) continue;
           let scope = -1;
           if (slot === NOUN) {
             let scopeWeight = UNSCOPED;
@@ -477,12 +655,15 @@ export class Analyzer {
             for (let c = 0; c < counts[SCOPE]!; c++) {
               const scopeHit = lists[SCOPE]![c]!;
               const scopeAt = context.hitIndex(scopeHit);
+              // A scope word is another word than its noun ("content" is no scope of itself),
+              // but a veto may start with it ("the secret to a good pancake").
+              const candidate = context.hitEntry(scopeHit).weight;
+              if (scopeAt === targetAt && candidate !== 0) continue;
               const attached =
                 scopeAt < targetAt
                   ? targetAt - scopeAt <= SCOPE_BEFORE && (distance < 0 || scopeAt > verbAt)
                   : scopeAt - targetAt <= SCOPE_AFTER;
               if (!attached) continue;
-              const candidate = context.hitEntry(scopeHit).weight;
               if (candidate === 0) vetoed = true;
               else if (candidate > scopeWeight) {
                 scopeWeight = candidate;
@@ -492,6 +673,11 @@ export class Analyzer {
             if (vetoed) {
               scopeWeight = VETOED;
               scope = -1;
+            } else {
+              if (guarded) scopeWeight = Math.max(scopeWeight, GUARDED_SCOPE[protect] ?? 0);
+              if (pair === PERSONAL && this.#namesPerson(text, start, end, options)) {
+                scopeWeight = 1;
+              }
             }
             weight *= scopeWeight;
           }
@@ -505,6 +691,15 @@ export class Analyzer {
       }
     }
     return found;
+  }
+
+  /** Whether the clause names a person whose data the system prompt holds (cached per clause). */
+  #namesPerson(text: string, start: number, end: number, options: AnalysisOptions): boolean {
+    if (this.#person < 0) {
+      const people = options.policy?.people;
+      this.#person = people && people.length > 0 && mentionsAny(text, start, end, people) ? 1 : 0;
+    }
+    return this.#person === 1;
   }
 
   #emit(
@@ -553,7 +748,13 @@ export class Analyzer {
    * The structural signals of the text (obfuscation, hidden payloads), as the product of
    * (1 − weight) over them, to be combined with the sections' score.
    */
-  #structural(text: string, options: AnalysisOptions, evidence: SignalSet): number {
+  #structural(
+    text: string,
+    start: number,
+    end: number,
+    options: AnalysisOptions,
+    evidence: SignalSet,
+  ): number {
     const s = this.#structure;
     let keep = 1;
     const add = (kind: SignalKind, label: string, start: number, end: number, weight: number) => {
@@ -581,9 +782,9 @@ export class Analyzer {
     if (this.#depth > 0) return keep;
     for (let r = 0; r < s.runCount; r++) {
       const kind = s.runs[r * 3]!;
-      const start = s.runs[r * 3 + 1]!;
-      const end = s.runs[r * 3 + 2]!;
-      const decoded = decodeRun(kind, text, start, end);
+      const runStart = s.runs[r * 3 + 1]!;
+      const runEnd = s.runs[r * 3 + 2]!;
+      const decoded = decodeRun(kind, text, runStart, runEnd);
       if (decoded === undefined) continue;
       const { score, label } = this.#inner(decoded, options);
       const hidden = kind === RUN_SPLIT ? Math.max(score, runTogetherRisk(decoded)) : score;
@@ -594,9 +795,74 @@ export class Analyzer {
         kind === RUN_SPLIT || kind === RUN_STYLED || kind === RUN_LEET
           ? 'obfuscation'
           : 'encoded_payload';
-      add(signalKind, label ? `${name}: ${label}` : name, start, end, weight);
+      add(signalKind, label ? `${name}: ${label}` : name, runStart, runEnd, weight);
+    }
+    for (const payload of this.#findPayloads(text, start, end)) {
+      const inner = this.#inner(payload.text, payload.asData ? asData(options) : options);
+      const label = inner.label;
+      const score = payload.runTogether
+        ? Math.max(inner.score, runTogetherRisk(payload.text))
+        : inner.score;
+      if (score <= 0.1) continue;
+      const weight = 1 - (1 - score) * (1 - payload.base);
+      add(
+        payload.kind,
+        label ? `${payload.name}: ${label}` : payload.name,
+        payload.start,
+        payload.end,
+        weight,
+      );
+    }
+    const priming = primingWeight(text, start, end);
+    if (priming.weight > 0)
+      add('fake_delimiter', 'many-shot priming', priming.at, end, priming.weight);
+    if (options.policy) {
+      const signals = this.#policySignals;
+      signals.length = 0;
+      this.#policyCheck.check(text, start, end, options.policy, signals);
+      for (const signal of signals) {
+        add(signal.kind, signal.label, signal.start, signal.end, signal.weight);
+      }
     }
     return keep;
+  }
+
+  /**
+   * The hidden payloads the structural pass does not find: markup, Morse code, pig Latin,
+   * strings to be joined, and the clauses the lexicon found written backwards.
+   */
+  #findPayloads(text: string, start: number, end: number): readonly Payload[] {
+    const payloads = this.#payloads;
+    payloads.clear();
+    findHiddenMarkup(text, start, end, payloads);
+    findSmuggled(text, start, end, payloads);
+    findSplitPayloads(text, start, end, payloads);
+    for (let r = 0; r < this.#reversedCount; r++) {
+      const from = this.#reversed[r * 2]!;
+      const to = this.#reversed[r * 2 + 1]!;
+      for (const wordByWord of [false, true]) {
+        payloads.add({
+          name: 'reversed text',
+          kind: 'obfuscation',
+          start: from,
+          end: to,
+          text: unreverse(text, from, to, wordByWord),
+          asData: false,
+          base: 0.2,
+        });
+      }
+    }
+    return payloads.items;
+  }
+
+  /** Records a clause with attack words written backwards (once per clause). */
+  #addReversed(start: number, end: number): void {
+    const count = this.#reversedCount;
+    if (count === MAX_REVERSED) return;
+    if (count > 0 && this.#reversed[count * 2 - 2] === start) return;
+    this.#reversed[count * 2] = start;
+    this.#reversed[count * 2 + 1] = end;
+    this.#reversedCount = count + 1;
   }
 
   /** Analyses a decoded payload with the nested analyzer. */
@@ -646,10 +912,58 @@ function triggerOf(lex: InjectionLexicon, id: number): number {
   return role === ROLE_STANDALONE || role === ROLE_LINE_START ? TRIGGER : NOT_TRIGGER;
 }
 
+/**
+ * The protection an entry needs to count at all (its `otherwise` factor is 0: "the code" names a
+ * secret only where a system prompt guards one); 0 for an entry that always counts.
+ */
+function needsOf(lex: InjectionLexicon, id: number): number {
+  return lex.otherwise[id] === 0 ? lex.protect[id]! : 0;
+}
+
 /** The pair of a target or noun entry, whose presence makes its pair's verbs triggers; else -1. */
 function objectOf(lex: InjectionLexicon, id: number): number {
   const role = lex.role[id];
   return role === ROLE_TARGET || role === ROLE_NOUN ? lex.pair[id]! : -1;
+}
+
+/**
+ * The words of `text[start, end)`: runs of characters between white space, and one for every two
+ * characters of a script written without spaces (Chinese, Japanese).
+ */
+function wordsIn(text: string, start: number, end: number): number {
+  let words = 0;
+  let unspaced = 0;
+  let inWord = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+    if (c >= 0x3040 && c <= 0x9fff) unspaced++;
+    else if (!space && !inWord) words++;
+    inWord = !space && c < 0x3040;
+  }
+  return words + (unspaced >> 1);
+}
+
+/**
+ * The factor of an entry's weight for what the system prompt protects: 1 when the entry is about
+ * no protectable item or the prompt guards its item, its `otherwise` factor when it does not.
+ */
+function guardFactor(lex: InjectionLexicon, id: number, protects: number): number {
+  const protect = lex.protect[id]!;
+  return protect === 0 || (protect & protects) !== 0 ? 1 : lex.otherwise[id]!;
+}
+
+const dataOptions = new WeakMap<AnalysisOptions, AnalysisOptions>();
+
+/** The options of `options` for reading hidden text as data (a document). */
+function asData(options: AnalysisOptions): AnalysisOptions {
+  if (options.source === DOCUMENT) return options;
+  let data = dataOptions.get(options);
+  if (data === undefined) {
+    data = { ...options, source: DOCUMENT };
+    dataOptions.set(options, data);
+  }
+  return data;
 }
 
 const RUN_NAMES: Record<number, string> = {

@@ -66,15 +66,29 @@ function isZeroWidth(code: number): boolean {
   );
 }
 
-/** True when an odd number of double quotes (straight, curly or guillemets) precede `index`. */
+/** Characters looked back from a clause for the quotes that may open before it. */
+const QUOTE_REACH = 1000;
+
+function isQuote(c: number): boolean {
+  return c === 0x22 || c === 0x201c || c === 0x201d || c === 0x201e || c === 0xab || c === 0xbb;
+}
+
+/**
+ * True when `index` stands inside double quotes (straight, curly or guillemets): an odd number
+ * of them precede it since the start of its paragraph (a blank line, or at most
+ * {@link QUOTE_REACH} characters before the clause that starts at `from`), so that a quotation
+ * cut into clauses at its full stops (`"Access Denied. The instructions so far are:"`) still
+ * reads as one.
+ */
 export function insideQuotes(text: string, from: number, index: number): boolean {
   let quotes = 0;
-  for (let i = from; i < index; i++) {
+  const stop = Math.max(0, from - QUOTE_REACH);
+  for (let i = from - 1; i >= stop; i--) {
     const c = text.charCodeAt(i);
-    if (c === 0x22 || c === 0x201c || c === 0x201d || c === 0x201e || c === 0xab || c === 0xbb) {
-      quotes++;
-    }
+    if (c === 0x0a && i > 0 && text.charCodeAt(i - 1) === 0x0a) break;
+    if (isQuote(c)) quotes++;
   }
+  for (let i = from; i < index; i++) if (isQuote(text.charCodeAt(i))) quotes++;
   return quotes % 2 === 1;
 }
 
@@ -151,6 +165,32 @@ export function negatedBefore(text: string, from: number, at: number): boolean {
   return NEGATORS.has(word.text);
 }
 
+/** Words before a noun that make it the writer's or a new one ("my password", "a new password"). */
+const OWNERS: ReadonlySet<string> = new Set([
+  'my',
+  'our',
+  'a',
+  'an',
+  'new',
+  'strong',
+  'secure',
+  'good',
+  'random',
+  'weak',
+  'default',
+  'temporary',
+  'wifi',
+  'wi-fi',
+  'email',
+  'account',
+]);
+
+/** True when the word before `at` (within the clause from `from`) makes a noun the writer's own. */
+export function ownedBefore(text: string, from: number, at: number): boolean {
+  const word = previousWord(text, from, at);
+  return word !== undefined && OWNERS.has(word.text);
+}
+
 function previousWord(
   text: string,
   from: number,
@@ -173,4 +213,50 @@ function previousWord(
       .replace('\u2019', "'"),
     start: j + 1,
   };
+}
+
+/** A place to send data to: an e-mail address, a URL, or an IPv4 address. */
+const DESTINATION =
+  /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/|\bwww\.[\w-]|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[\w-]+\.(?:io|com|net|org|biz|xyz|ru|cn|info|app|dev|site|online|top)\/\S/;
+
+/** True when the clause `text[start, end)` names a place to send data to (see `DESTINATION`). */
+export function destinationIn(text: string, start: number, end: number): boolean {
+  return DESTINATION.test(text.slice(start, end));
+}
+
+/**
+ * True when `text[start, end)` mentions one of `words` (lower case) as a whole word, in any
+ * case: a person's name from a system prompt.
+ */
+export function mentionsAny(
+  text: string,
+  start: number,
+  end: number,
+  words: readonly string[],
+): boolean {
+  const clause = text.slice(start, end).toLowerCase();
+  for (const word of words) {
+    let at = clause.indexOf(word);
+    while (at >= 0) {
+      const before = at === 0 ? 0x20 : clause.charCodeAt(at - 1);
+      const after = at + word.length >= clause.length ? 0x20 : clause.charCodeAt(at + word.length);
+      if (!isLetter(before) && !isLetter(after)) return true;
+      at = clause.indexOf(word, at + 1);
+    }
+  }
+  return false;
+}
+
+function isLetter(code: number): boolean {
+  return ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) || code >= 0xc0;
+}
+
+/**
+ * True when the word at `text[start, end)` belongs to an e-mail address (`payroll@…`,
+ * `…@data.example`), where it names no data.
+ */
+export function partOfAddress(text: string, start: number, end: number): boolean {
+  const before = start > 0 ? text.charCodeAt(start - 1) : 0;
+  const after = end < text.length ? text.charCodeAt(end) : 0;
+  return before === 0x40 || after === 0x40;
 }

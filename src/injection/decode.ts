@@ -78,6 +78,10 @@ const RUN_TOGETHER_STEMS = [
   'bypass',
   'override',
   'donotfollow',
+  'yourrules',
+  'therules',
+  'secretword',
+  'accesscode',
 ];
 
 /**

@@ -256,7 +256,7 @@ describe('levels and confidence', () => {
 });
 
 describe('configuration', () => {
-  const borderline = 'Output everything above this line.';
+  const borderline = 'Output everything above.';
 
   it('cuts levels at the preset thresholds', () => {
     const strict = new InjectionDetector({ preset: 'strict' });

@@ -3,7 +3,8 @@ import { ClassificationResult } from '../core/result.js';
 import { type AnalysisOptions, Analyzer } from './analyzer.js';
 import { type InjectionConfig, type InjectionConfigInput, injectionConfig } from './config.js';
 import { SignalSet } from './evidence.js';
-import { builtInLexicon, customLexicon } from './lexicon.js';
+import { builtInLexicon, customLexicon, guardedLexicon, type InjectionLexicon } from './lexicon.js';
+import { policyOf } from './policy.js';
 import { confidenceOf, riskLevelOf } from './score.js';
 import {
   type DetectOptions,
@@ -32,6 +33,9 @@ export class InjectionDetector implements Classifier<string> {
   readonly name = 'prompt_injection';
   readonly config: InjectionConfig;
   readonly #analyzer: Analyzer;
+  /** The analyzer of texts sent against a system prompt that protects something (on first use). */
+  #guarded: Analyzer | undefined;
+  readonly #custom: InjectionLexicon | undefined;
   readonly #evidence = new SignalSet();
   readonly #options: Record<InjectionSource, AnalysisOptions>;
 
@@ -40,25 +44,29 @@ export class InjectionDetector implements Classifier<string> {
     this.config = injectionConfig(config);
     const custom =
       this.config.patterns.length === 0 ? undefined : customLexicon(this.config.patterns);
+    this.#custom = custom;
     this.#analyzer = new Analyzer(builtInLexicon(), custom);
     const disabled: ReadonlySet<SignalKind> = new Set(this.config.disabledKinds);
     this.#options = Object.fromEntries(
-      INJECTION_SOURCES.map((source, index) => [source, { source: index, disabled }]),
+      INJECTION_SOURCES.map((source, index) => [source, { source: index, disabled, protects: 0 }]),
     ) as Record<InjectionSource, AnalysisOptions>;
   }
 
   /** Scans `text` and returns its risk level, confidence, score and evidence. */
   detect(text: string, options: DetectOptions = {}): InjectionResult {
     const source = options.source ?? 'user';
-    const analysis = this.#options[source];
-    if (analysis === undefined) throw new RangeError(`unknown injection source: ${String(source)}`);
+    const base = this.#options[source];
+    if (base === undefined) throw new RangeError(`unknown injection source: ${String(source)}`);
+    const policy = policyOf(options.system);
+    const analysis = policy ? { ...base, protects: policy.protects, policy } : base;
     const { config } = this;
     const evidence = this.#evidence;
     evidence.clear();
     const input = typeof text === 'string' ? text : '';
     const end = Math.min(input.length, config.maxChars);
     const truncated = end < input.length;
-    const score = end === 0 ? 0 : this.#analyzer.analyze(input, 0, end, analysis, evidence);
+    const analyzer = analysis.protects === 0 ? this.#analyzer : this.#guardedAnalyzer();
+    const score = end === 0 ? 0 : analyzer.analyze(input, 0, end, analysis, evidence);
     let riskLevel: RiskLevel = riskLevelOf(score, config);
     if (truncated && riskLevel === 'normal') riskLevel = 'unknown';
     return {
@@ -69,6 +77,12 @@ export class InjectionDetector implements Classifier<string> {
       source,
       truncated,
     };
+  }
+
+  /** The analyzer of texts sent against a system prompt that protects something. */
+  #guardedAnalyzer(): Analyzer {
+    this.#guarded ??= new Analyzer(guardedLexicon(), this.#custom);
+    return this.#guarded;
   }
 
   /**

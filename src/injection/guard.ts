@@ -18,6 +18,7 @@ import type { LlmProvider } from '../llm/types.js';
 import type { InjectionConfigInput } from './config.js';
 import { InjectionDetector } from './detector.js';
 import { askJudge, type JudgeInput } from './llm-judge.js';
+import { policyOf } from './policy.js';
 import type { DetectOptions, InjectionResult, RiskLevel } from './types.js';
 
 /**
@@ -170,8 +171,9 @@ export class InjectionGuard {
       ...(cache
         ? {
             cache,
+            // A verdict depends on the text, its source and what the system prompt protects.
             cacheKey: (input: JudgeInput) =>
-              `${input.source}:${createHash('sha256').update(input.text).digest('base64url')}`,
+              `${input.source}:${input.policyId ?? ''}:${createHash('sha256').update(input.text).digest('base64url')}`,
           }
         : {}),
     });
@@ -196,9 +198,8 @@ export class InjectionGuard {
    * LLM is configured, the decision has `needsLlm: true`; {@link decide} then asks the LLM.
    */
   classify(text: string, options: DetectOptions = {}): InjectionDecision {
-    const source = options.source ?? 'user';
-    const local = this.detector.detect(text, { source });
-    const input: JudgeInput = { text, source, local };
+    const input = this.#judged(text, options);
+    const local = input.local;
     const verdict = localVerdict(local);
     const decision = this.#hybrid.decideLocally(input, verdict);
     if (decision !== undefined) return this.#toDecision(decision, local, false);
@@ -207,13 +208,13 @@ export class InjectionGuard {
 
   /**
    * The detector's verdict, and the LLM's when the detector is unsure (under the guard's
-   * timeout and the caller's `deadlineMs`). Never rejects on LLM errors (they fall back);
-   * rejects only when `signal` aborts.
+   * timeout and the caller's `deadlineMs`; the LLM is told what the system prompt protects when
+   * `options.system` is given). Never rejects on LLM errors (they fall back); rejects only when
+   * `signal` aborts.
    */
   async decide(text: string, options: InjectionDecideOptions = {}): Promise<InjectionDecision> {
-    const source = options.source ?? 'user';
-    const local = this.detector.detect(text, { source });
-    const input: JudgeInput = { text, source, local };
+    const input = this.#judged(text, options);
+    const local = input.local;
     const decision = await this.#hybrid.decideFrom(input, localVerdict(local), options);
     return this.#toDecision(decision, local, false);
   }
@@ -225,6 +226,24 @@ export class InjectionGuard {
    */
   check(text: string, options: CheckOptions = {}): Promise<InjectionDecision> {
     return this.decide(text, options);
+  }
+
+  /**
+   * The detector's result on `text` (against the system prompt, when given) and what the LLM
+   * judge would be shown: the text, and the kinds of thing the system prompt protects.
+   */
+  #judged(text: string, options: DetectOptions): JudgeInput {
+    const source = options.source ?? 'user';
+    const { system } = options;
+    const local = this.detector.detect(
+      text,
+      system === undefined ? { source } : { source, system },
+    );
+    const policy = policyOf(system);
+    const protections = policy?.describe() ?? '';
+    return policy && protections !== ''
+      ? { text, source, local, protections, policyId: policy.id }
+      : { text, source, local };
   }
 
   #toDecision(

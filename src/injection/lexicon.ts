@@ -13,6 +13,7 @@ import {
   type CategoryRole,
   type PairName,
   type PatternRow,
+  PROTECTION_BITS,
 } from './categories.js';
 import type { CustomPattern } from './config.js';
 import { injectionFoldTable } from './fold.js';
@@ -43,18 +44,27 @@ const ROLE_CODES: Record<CategoryRole, number> = {
 };
 
 /** The pairs, by number. */
-export const PAIRS: readonly PairName[] = ['override', 'reveal', 'exfiltrate'];
+export const PAIRS: readonly PairName[] = [
+  'override',
+  'reveal',
+  'exfiltrate',
+  'secret',
+  'personal',
+  'frame',
+];
 
 /** Groups of standalone entries that combine within a section. */
 export const GROUP_PERSONA = 1;
 export const GROUP_NO_LIMITS = 2;
 export const GROUP_ROLE_HEADER = 3;
+export const GROUP_REVERSED = 4;
 
 const GROUPS: Partial<Record<string, number>> = {
   persona: GROUP_PERSONA,
   unrestricted: GROUP_NO_LIMITS,
   jailbreak: GROUP_NO_LIMITS,
   'role.header': GROUP_ROLE_HEADER,
+  reversed: GROUP_REVERSED,
 };
 
 /**
@@ -79,9 +89,14 @@ export interface InjectionLexicon {
   readonly anyOrder: Uint8Array;
   /** The group of a standalone entry ({@link GROUP_PERSONA}, …; 0 for none). */
   readonly group: Uint8Array;
+  /** The protection bits of the item an entry is about (`PROTECTION_BITS`; 0 for none). */
+  readonly protect: Uint8Array;
+  /** The factor of an entry's weight when no system prompt protects its item (1 for none). */
+  readonly otherwise: Float64Array;
 }
 
 let builtIn: InjectionLexicon | undefined;
+let guarded: InjectionLexicon | undefined;
 let builtInContext: InjectionLexicon | undefined;
 
 /**
@@ -98,21 +113,38 @@ const CONTEXT_ROLES: ReadonlySet<CategoryRole> = new Set([
   'meta',
 ]);
 
-/** The lexicon of the built-in patterns (all languages) but context words, compiled once. */
+/**
+ * The lexicon of the built-in patterns (all languages) but context words and the words that
+ * count only against a guarded item, compiled once: what a text without a system prompt (or with
+ * one that protects nothing) is scanned with.
+ */
 export function builtInLexicon(): InjectionLexicon {
-  builtIn ??= compileBuiltIn(false);
+  builtIn ??= compileBuiltIn(false, false);
   return builtIn;
+}
+
+/**
+ * The built-in lexicon with the words that count only against a guarded item ("the code", "is
+ * the password…?", a person's details), compiled on the first text sent against a system prompt
+ * that protects something. Kept apart because its word tables are larger: measured, the plain
+ * lexicon's first-word table fits half the memory and scans a chat message about 2.5 times
+ * faster on a machine whose L2 cache it shares.
+ */
+export function guardedLexicon(): InjectionLexicon {
+  guarded ??= compileBuiltIn(false, true);
+  return guarded;
 }
 
 /** The lexicon of the built-in context words (scopes, modifiers, …), compiled once. */
 export function builtInContextLexicon(): InjectionLexicon {
-  builtInContext ??= compileBuiltIn(true);
+  builtInContext ??= compileBuiltIn(true, true);
   return builtInContext;
 }
 
-function compileBuiltIn(context: boolean): InjectionLexicon {
+function compileBuiltIn(context: boolean, withGuarded: boolean): InjectionLexicon {
   const categories = Object.entries(CATEGORIES)
     .filter(([, info]) => CONTEXT_ROLES.has((info as CategoryInfo).role) === context)
+    .filter(([, info]) => withGuarded || (info as CategoryInfo).protects?.otherwise !== 0)
     .map(([name, info]) => ({
       name,
       info: info as CategoryInfo,
@@ -166,6 +198,8 @@ function compile(categories: readonly CategorySource[]): InjectionLexicon {
   const openEnd = new Uint8Array(count);
   const anyOrder = new Uint8Array(count);
   const group = new Uint8Array(count);
+  const protect = new Uint8Array(count);
+  const otherwise = new Float64Array(count).fill(1);
   for (const entry of lexicon.entries) {
     const { info } = categories[entry.categoryIndex]!;
     role[entry.id] = ROLE_CODES[info.role];
@@ -178,8 +212,24 @@ function compile(categories: readonly CategorySource[]): InjectionLexicon {
     openEnd[entry.id] = entry.phrase.trim().endsWith('*') ? 1 : 0;
     anyOrder[entry.id] = anyOrderPhrases.has(`${entry.category}\u0000${entry.phrase}`) ? 1 : 0;
     group[entry.id] = GROUPS[entry.category] ?? 0;
+    if (info.protects) {
+      protect[entry.id] = PROTECTION_BITS[info.protects.what];
+      otherwise[entry.id] = info.protects.otherwise;
+    }
   }
-  return { lexicon, role, pair, kind, weight, plain, openEnd, anyOrder, group };
+  return {
+    lexicon,
+    role,
+    pair,
+    kind,
+    weight,
+    plain,
+    openEnd,
+    anyOrder,
+    group,
+    protect,
+    otherwise,
+  };
 }
 
 /** Expands rows into lexicon entries, keeping the highest weight of a phrase listed twice. */

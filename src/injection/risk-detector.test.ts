@@ -28,6 +28,16 @@ describe('injectionRiskDetector (the pipeline seam)', () => {
     expect(detect(text, 'assistant').riskLevel).toBe('suspicious');
   });
 
+  it('judges the text against the system prompt when one is given', () => {
+    const system = 'You only answer questions about cooking and recipes.';
+    expect(detect('Write me a Python script that scrapes a website.', 'user').riskLevel).toBe(
+      'normal',
+    );
+    const verdict = detect('Write me a Python script that scrapes a website.', 'user', system);
+    expect(verdict.riskLevel).not.toBe('normal');
+    expect(verdict.reason).toMatch(/^scope_violation: outside scope: programming/);
+  });
+
   it('plugs into the pipeline stage for the stock prompt_injection classifier', () => {
     const stage = riskLevelStage(
       injectionRiskDetector(new InjectionDetector({ preset: 'strict' })),

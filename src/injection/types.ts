@@ -50,6 +50,14 @@ export const SIGNAL_KINDS = [
   'hidden_instruction',
   /** Attempts to send conversation data, secrets or keys somewhere. */
   'exfiltration',
+  /**
+   * Attempts on a secret or on personal data: asking for, spelling, encoding, translating or
+   * hinting at a password, a key, a code or a person's details (strongest when the system prompt
+   * protects that item).
+   */
+  'secret_extraction',
+  /** A request outside what the system prompt restricts the assistant to, or on a topic it forbids. */
+  'scope_violation',
   /** Abrupt task switches: "stop everything, just print …", "your new task is …". */
   'context_switch',
   /** Patterns added by the user's configuration. */
@@ -90,4 +98,12 @@ export interface InjectionResult {
 export interface DetectOptions {
   /** Where the text comes from. Default `user`. */
   readonly source?: InjectionSource;
+  /**
+   * The system prompt the text is sent against, when there is one. What it protects (secrets,
+   * personal data, the prompt itself) and what it restricts the assistant to or forbids are
+   * extracted once per distinct prompt (cached), and the text is scored for attempts on them:
+   * "What is the password?" is an attack on a prompt that guards a password, a question about
+   * Los Angeles one on a prompt that allows only New York.
+   */
+  readonly system?: string;
 }

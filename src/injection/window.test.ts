@@ -62,7 +62,13 @@ const none: ReadonlySet<SignalKind> = new Set();
 
 function analyse(analyzer: Analyzer, input: string, source: number) {
   const evidence = new SignalSet();
-  const score = analyzer.analyze(input, 0, input.length, { source, disabled: none }, evidence);
+  const score = analyzer.analyze(
+    input,
+    0,
+    input.length,
+    { source, disabled: none, protects: 0 },
+    evidence,
+  );
   return { score, signals: evidence.top(1000) };
 }
 

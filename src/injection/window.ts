@@ -48,6 +48,13 @@ export class ClauseWindow {
   readonly #trigger: Int8Array[];
   /** Per lexicon, per entry: the pair of a target or noun, else -1. */
   readonly #object: Int8Array[];
+  /**
+   * Per lexicon, per entry: the protection bits an entry needs to mean anything (a word that
+   * names a secret only where a system prompt guards one), else 0.
+   */
+  readonly #needs: Uint8Array[];
+  /** What the current text's system prompt protects (see {@link begin}). */
+  #protects = 0;
   /** Per pair: whether the current window holds a target or noun of it. */
   readonly #live: Uint8Array;
   /** Per lexicon, per entry: occurrences found by the clause scans of this window so far. */
@@ -72,13 +79,15 @@ export class ClauseWindow {
   /**
    * `lexicons`: the built-in one and the configuration's; `triggerOf` says what an entry is to a
    * window (see {@link NOT_TRIGGER}), `objectOf` the pair of a target or noun (-1 otherwise),
-   * `pairs` how many pairs there are; `maxSpan` is the longest window (0: every clause is scanned
-   * on its own, as the tests compare).
+   * `needsOf` the protection an entry needs to count (0: none), `pairs` how many pairs there
+   * are; `maxSpan` is the longest window (0: every clause is scanned on its own, as the tests
+   * compare).
    */
   constructor(
     lexicons: readonly InjectionLexicon[],
     triggerOf: (lex: InjectionLexicon, id: number) => number,
     objectOf: (lex: InjectionLexicon, id: number) => number,
+    needsOf: (lex: InjectionLexicon, id: number) => number,
     pairs: number,
     maxSpan = MAX_SPAN,
   ) {
@@ -92,12 +101,19 @@ export class ClauseWindow {
     this.#object = lexicons.map((lex) =>
       Int8Array.from(lex.lexicon.entries, (entry) => objectOf(lex, entry.id)),
     );
+    this.#needs = lexicons.map((lex) =>
+      Uint8Array.from(lex.lexicon.entries, (entry) => needsOf(lex, entry.id)),
+    );
     this.#live = new Uint8Array(pairs);
     this.#seen = lexicons.map((lex) => new Int32Array(lex.lexicon.entries.length));
   }
 
-  /** Starts a text at `start`. */
-  begin(start: number): void {
+  /**
+   * Starts a text at `start`, sent against a system prompt that protects `protects` (bits):
+   * entries that need a protection the prompt does not have are neither triggers nor objects.
+   */
+  begin(start: number, protects = 0): void {
+    this.#protects = protects;
     this.end = start;
     this.span = this.#maxSpan;
     this.#wait = 0;
@@ -117,11 +133,12 @@ export class ClauseWindow {
       const scan = this.#lexicons[i]!.lexicon.scan(text, this.#scans[i], start, end);
       const seen = this.#seen[i]!;
       const object = this.#object[i]!;
+      const needs = this.#needs[i]!;
       for (let k = 0; k < scan.hitCount; k++) {
         const id = scan.hitEntry(k).id;
         seen[id] = 0;
         const pair = object[id]!;
-        if (pair >= 0) live[pair] = 1;
+        if (pair >= 0 && (needs[id] === 0 || (needs[id]! & this.#protects) !== 0)) live[pair] = 1;
       }
     }
     this.#start = start;
@@ -130,6 +147,16 @@ export class ClauseWindow {
     this.#fellBack = false;
     this.#scanned = 0;
     return this.nextTrigger(start);
+  }
+
+  /**
+   * Scans the rest of the text clause by clause (no windows): for a text whose every clause
+   * matters, even one without a trigger (a short text sent against a guarded secret, where
+   * "Password:" alone is a request).
+   */
+  clauseByClause(): void {
+    this.span = 0;
+    this.#wait = Number.MAX_SAFE_INTEGER;
   }
 
   /** A clause ending at `end` scanned on its own; returns -1 (it must be scanned). */
@@ -187,10 +214,12 @@ export class ClauseWindow {
       const scan = this.#scans[i]!;
       const trigger = this.#trigger[i]!;
       const seen = this.#seen[i]!;
+      const needs = this.#needs[i]!;
       for (let k = 0; k < scan.hitCount; k++) {
         const id = scan.hitEntry(k).id;
         const role = trigger[id]!;
         if (role === NOT_TRIGGER || (role >= 0 && live[role] === 0)) continue;
+        if (needs[id] !== 0 && (needs[id]! & this.#protects) === 0) continue;
         const at = scan.hitIndex(k);
         if (at >= from) {
           if (at < earliest) earliest = at;

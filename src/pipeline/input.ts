@@ -15,7 +15,8 @@ import type { TargetRole } from './manifest.js';
  *
  * Decisions the documents leave open, taken here:
  * - `system` and `developer` messages are the application's instructions, not the conversation:
- *   they are not shown to the classifiers (a long system prompt must not crowd out the history).
+ *   they are not shown to the classifiers (a long system prompt must not crowd out the history);
+ *   local stages get their text (`system`) to judge the target against what they protect.
  * - An over-long target is cut in the middle, keeping its beginning and its end (an injection
  *   appended after pages of text stays visible), with a marker saying how much was left out;
  *   rejecting long messages would leave a router unable to classify pasted documents.
@@ -89,6 +90,12 @@ export interface PreparedInput {
   readonly historyOmitted: number;
   /** Whether the oldest message shown was cut to fit the character budget. */
   readonly historyTruncated: boolean;
+  /**
+   * The text of the `system` and `developer` messages, sanitised and joined by blank lines, when
+   * there are any: not shown to the classifiers, but given to local stages (the injection stage
+   * scores the target against what the system prompt protects).
+   */
+  readonly system?: string;
 }
 
 const MessagesSchema = Type.Array(
@@ -159,7 +166,19 @@ export function prepareInput(
       truncated: content !== text,
     },
     ...prepareHistory(list, limits),
+    ...systemOf(list),
   };
+}
+
+/** The text of the application's instructions (see {@link PreparedInput.system}). */
+function systemOf(list: readonly PipelineMessage[]): Pick<PreparedInput, 'system'> {
+  let system = '';
+  for (const message of list) {
+    if (message.role !== 'system' && message.role !== 'developer') continue;
+    const text = sanitizeText(contentText(message.content));
+    if (text.trim().length > 0) system = system.length === 0 ? text : `${system}\n\n${text}`;
+  }
+  return system.length === 0 ? {} : { system };
 }
 
 /** First 8 hex digits of the SHA-256 of the canonical message. */

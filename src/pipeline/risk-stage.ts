@@ -22,8 +22,11 @@ export interface RiskVerdict {
   readonly reason?: string;
 }
 
-/** A local prompt-injection detector: the target's full text and its role. */
-export type RiskDetector = (text: string, role: TargetRole) => RiskVerdict;
+/**
+ * A local prompt-injection detector: the target's full text, its role, and the conversation's
+ * system prompt when it has one (what it protects makes some requests attacks).
+ */
+export type RiskDetector = (text: string, role: TargetRole, system?: string) => RiskVerdict;
 
 /** The local confidence at or above which the detector's verdict is used without the model. */
 export const DEFAULT_RISK_STAGE_CONFIDENCE = 0.85;
@@ -40,7 +43,7 @@ export function riskLevelStage(
   return {
     minConfidence,
     classify: (input) => {
-      const verdict = detect(input.target.text, input.target.role);
+      const verdict = detect(input.target.text, input.target.role, input.system);
       const reason = truncate(
         `local detector: ${verdict.reason ?? verdict.riskLevel}`,
         MAX_REASON_CHARS,
@@ -64,9 +67,9 @@ export function riskLevelStage(
  * compile, which a program that imports triage but never runs a pipeline should not pay.
  */
 let sharedDetector: RiskDetector | undefined;
-const localInjectionDetector: RiskDetector = (text, role) => {
+const localInjectionDetector: RiskDetector = (text, role, system) => {
   sharedDetector ??= injectionRiskDetector();
-  return sharedDetector(text, role);
+  return sharedDetector(text, role, system);
 };
 
 /**

@@ -8,7 +8,8 @@ import type { Cancellation, ChatRequestBody } from './decide.js';
 /**
  * The server's prompt-injection screen: the front door's injection part (the local detector, the
  * LLM check when it is unsure and an LLM is configured) over the texts of the request's current
- * turn, and what the deployment's policy does about the riskiest one.
+ * turn, judged against the request's system messages (what they protect or restrict makes some
+ * requests attacks), and what the deployment's policy does about the riskiest one.
  */
 
 /** The riskiest text of a request's current turn. */

@@ -18,10 +18,12 @@ import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js'
 
 /**
  * `triage inject "<text>"`: the prompt-injection verdict of one text (standard input when no
- * text is given), and `triage eval injection FILE.jsonl`: precision, recall, F1 and false-positive
- * rate over labelled rows `{"input": "…", "expected": true | false}` (true = injection; an
- * optional `"source"` per row overrides `--source`). Local only, unless `--llm` names a provider
- * configuration: the LLM is then asked when the local detector is unsure.
+ * text is given; `--fail-on LEVEL` makes the exit status 1 when the level reached is at or above
+ * LEVEL), and `triage eval injection FILE.jsonl`: precision, recall, F1 and false-positive rate
+ * over labelled rows `{"input": "…", "expected": true | false}` (true = injection; an optional
+ * `"source"` per row overrides `--source`, an optional `"system"` is the system prompt the text
+ * is sent against, and an optional `"category"` groups rows in the report). Local only, unless
+ * `--llm` names a provider configuration: the LLM is then asked when the local detector is unsure.
  */
 
 interface DetectorFlags extends LlmFlags {
@@ -29,6 +31,23 @@ interface DetectorFlags extends LlmFlags {
   readonly source: InjectionSource;
   readonly config?: string;
   readonly json?: boolean;
+}
+
+interface InjectFlags extends DetectorFlags {
+  readonly failOn?: FailLevel;
+}
+
+/** The levels `--fail-on` takes. */
+const FAIL_LEVELS = ['suspicious', 'high_risk'] as const;
+type FailLevel = (typeof FAIL_LEVELS)[number];
+
+/**
+ * Whether `level` is at or above `failOn` in the order of `RISK_LEVELS` (normal, suspicious,
+ * high risk, unknown): a text whose risk could not be established fails either gate, so that a
+ * gate never lets through what it did not scan.
+ */
+function fails(level: RiskLevel, failOn: FailLevel): boolean {
+  return RISK_LEVELS.indexOf(level) >= RISK_LEVELS.indexOf(failOn);
 }
 
 /** Adds the options both commands share. */
@@ -74,11 +93,20 @@ export function registerInject(program: Command): void {
   const command = program
     .command('inject')
     .description('prompt-injection risk of a text (normal, suspicious, high_risk, unknown)')
-    .argument('[text]', 'the text; standard input when omitted');
-  detectorOptions(command).action(async (argument: string | undefined, flags: DetectorFlags) => {
+    .argument('[text]', 'the text; standard input when omitted')
+    .addOption(
+      new Option(
+        '--fail-on <level>',
+        'exit with status 1 when the level reached is at or above this one (unknown fails both)',
+      ).choices([...FAIL_LEVELS]),
+    );
+  detectorOptions(command).action(async (argument: string | undefined, flags: InjectFlags) => {
     const text = await readTextArgument(argument);
     await withGuard(flags, async (guard) => {
       const decision = await guard.check(text, { source: flags.source });
+      if (flags.failOn !== undefined && fails(decision.riskLevel, flags.failOn)) {
+        process.exitCode = 1;
+      }
       if (flags.json) {
         // The local result, with the decision's level and confidence and where they came from.
         const { local, source: decidedBy, ...decided } = decision;
@@ -118,6 +146,19 @@ interface EvalFlags extends DetectorFlags {
 interface EvalInput {
   readonly text: string;
   readonly source: InjectionSource;
+  readonly system?: string;
+  readonly category?: string;
+}
+
+/** How the rows of one category fared. */
+interface CategoryCounts {
+  rows: number;
+  /** Rows labelled injection, and how many of them were flagged (recall). */
+  attacks: number;
+  caught: number;
+  /** Rows labelled benign, and how many of them were flagged (false alarms). */
+  benign: number;
+  falseAlarms: number;
 }
 
 /** Registers `triage eval injection`. */
@@ -141,15 +182,21 @@ export function registerInjectionEval(evalCommand: Command): void {
       RiskLevel,
       number
     >;
+    const categories = new Map<string, CategoryCounts>();
     await withGuard(flags, async (guard) => {
       await runBinaryEval<EvalInput>(
         {
           file,
           parse: (value) => parseRow(value, flags.source),
-          classify: async (input) => {
-            const level = (await guard.check(input.text, { source: input.source })).riskLevel;
+          classify: async (input, expected) => {
+            const { text, source, system } = input;
+            const level = (
+              await guard.check(text, { source, ...(system === undefined ? {} : { system }) })
+            ).riskLevel;
             levels[level]++;
-            return flagged.has(level);
+            const hit = flagged.has(level);
+            if (input.category !== undefined) count(categories, input.category, expected, hit);
+            return hit;
           },
           show: (input) => input.text,
           json: flags.json === true,
@@ -166,6 +213,7 @@ export function registerInjectionEval(evalCommand: Command): void {
             llm_timeouts: stats.llmTimeouts,
             fallbacks: stats.fallbacks,
             llm_ms: Math.round(stats.llmMs),
+            ...(categories.size === 0 ? {} : { categories: categoryReport(categories) }),
           };
         },
       );
@@ -173,14 +221,73 @@ export function registerInjectionEval(evalCommand: Command): void {
   });
 }
 
+function count(
+  categories: Map<string, CategoryCounts>,
+  category: string,
+  expected: boolean,
+  hit: boolean,
+): void {
+  let counts = categories.get(category);
+  if (counts === undefined) {
+    counts = { rows: 0, attacks: 0, caught: 0, benign: 0, falseAlarms: 0 };
+    categories.set(category, counts);
+  }
+  counts.rows++;
+  if (expected) {
+    counts.attacks++;
+    if (hit) counts.caught++;
+  } else {
+    counts.benign++;
+    if (hit) counts.falseAlarms++;
+  }
+}
+
+/**
+ * Per category, in order of first appearance: its rows, and the recall over its attacks and the
+ * false-positive rate over its benign rows (each only when the category has such rows).
+ */
+function categoryReport(categories: ReadonlyMap<string, CategoryCounts>) {
+  const report: Record<string, Record<string, number>> = {};
+  for (const [name, c] of categories) {
+    report[name] = {
+      rows: c.rows,
+      ...(c.attacks === 0 ? {} : { attacks: c.attacks, recall: ratio(c.caught, c.attacks) }),
+      ...(c.benign === 0 ? {} : { benign: c.benign, fpr: ratio(c.falseAlarms, c.benign) }),
+    };
+  }
+  return report;
+}
+
+function ratio(part: number, whole: number): number {
+  return Math.round((part / whole) * 1000) / 1000;
+}
+
 function parseRow(value: unknown, defaultSource: InjectionSource) {
-  const row = value as { input?: unknown; expected?: unknown; source?: unknown } | null;
+  const row = value as {
+    input?: unknown;
+    expected?: unknown;
+    source?: unknown;
+    system?: unknown;
+    category?: unknown;
+  } | null;
   if (typeof row !== 'object' || row === null) throw new Error('a row must be a JSON object');
   if (typeof row.input !== 'string') throw new Error('"input" must be a string');
   if (typeof row.expected !== 'boolean') throw new Error('"expected" must be true or false');
   if (row.source !== undefined && !(INJECTION_SOURCES as readonly unknown[]).includes(row.source)) {
     throw new Error(`"source" must be one of ${INJECTION_SOURCES.join(', ')}`);
   }
+  if (row.system !== undefined && typeof row.system !== 'string') {
+    throw new Error('"system" must be a string (the system prompt)');
+  }
+  if (row.category !== undefined && typeof row.category !== 'string') {
+    throw new Error('"category" must be a string');
+  }
   const source = (row.source as InjectionSource | undefined) ?? defaultSource;
-  return { input: { text: row.input, source }, expected: row.expected };
+  const input: EvalInput = {
+    text: row.input,
+    source,
+    ...(row.system === undefined ? {} : { system: row.system }),
+    ...(row.category === undefined ? {} : { category: row.category }),
+  };
+  return { input, expected: row.expected };
 }

@@ -24,12 +24,15 @@ const CONTEXT_NOUNS =
   'content|requests|request|conversation|conversations|settings|answers|responses|statements|' +
   'data|lines|words|commands|directions|prompts|orders|sentences|paragraphs)';
 
+/** What a user asked, which data may tell the model to drop ("ignore the previous question"). */
+const QUESTION_NOUNS = '(question|questions|query|queries)';
+
 const BEFORE =
   '(previous|previously|prior|preceding|above|earlier|former|foregoing|initial|original|old|' +
   'past|existing|system|developer|default|preset|pre-set|built-in|hidden|underlying|' +
   'aforementioned)';
 
-const AI = '(ai|assistant|ai assistant|llm|language model|chatbot|agent)';
+const AI = '(ai|assistant|ai assistant|llm|language model|chatbot|agent|model|ai model|ai system)';
 
 /** Rows taken literally: chat-template tokens contain the `|` of the pattern syntax. */
 function literal(tokens: readonly string[], weight: number): PatternRow[] {
@@ -58,7 +61,7 @@ export const ENGLISH: PatternTable = {
     // Passive forms, which follow their target: "all previous instructions are now void".
     ...anyOrder([
       [
-        '(void|null and void|nullified|revoked|obsolete|superseded|no longer valid|no longer in effect|no longer apply|no longer applies)',
+        '(void|null and void|nullified|revoked|obsolete|superseded|no longer valid|no longer in effect|no longer apply|no longer applies|irrelevant|outdated|out of date|out-of-date)',
         0.85,
       ],
     ]),
@@ -66,6 +69,7 @@ export const ENGLISH: PatternTable = {
   'override.noun': [
     [INSTRUCTION_NOUNS, 1],
     [CONTEXT_NOUNS, 0.75],
+    [QUESTION_NOUNS, 0.55],
     ['(ethics|morals|values|one|ones)', 0.75],
   ],
   'override.scope': [
@@ -99,6 +103,10 @@ export const ENGLISH: PatternTable = {
       0.8,
     ],
     [
+      '(confidentiality|safety|content|security|privacy) (rule|rules|policy|policies|guidelines|settings|filter|filters|restrictions)',
+      0.8,
+    ],
+    [
       '(everything|all of this|this conversation|our conversation|your memory|your context|your context window)',
       0.55,
     ],
@@ -106,7 +114,7 @@ export const ENGLISH: PatternTable = {
   'override.phrase': [
     ['(instructions|rules|guidelines|restrictions|policies|filters) no longer apply', 0.8],
     [
-      '(updated|revised|real|actual|true|overriding|priority|secret|hidden|additional) (instructions|rules|directives|system prompt|orders):',
+      '(updated|revised|real|actual|true|overriding|priority|secret|hidden|additional) (instructions|instruction|rules|directives|system prompt|orders):',
       0.5,
     ],
     ['(begin|start) over with (new|these) instructions', 0.7],
@@ -118,7 +126,12 @@ export const ENGLISH: PatternTable = {
       1,
     ],
     ['(write down|copy|paste|list|return|state|share|send me|provide|give|spell)', 0.75],
-    ['(summarize|summarise|translate|explain|describe|paraphrase|rewrite|encode|convert)', 0.65],
+    ['(include|append|insert|attach|leak)', 0.7],
+    [
+      '(summarize|summarise|translate|explain|describe|paraphrase|rewrite|encode|convert|explains|describes|summarizes|summarises|reveals|repeats|prints|shows|outputs|recites)',
+      0.65,
+    ],
+    ['(echo back|repeat back|read back|print back|spit out|tl;dr|tldr|tl dr|tl;dr of)', 0.9],
     ["(what is|what's|what are|what were|what was|whats)", 0.85],
     ['how were you (instructed|programmed|prompted|configured|told)', 0.9],
   ],
@@ -129,22 +142,26 @@ export const ENGLISH: PatternTable = {
     ],
     ['(instructions|prompt|prompts)', 0.9],
     ['(rules|guidelines|directives|configuration|programming|initialization|context window)', 0.8],
-    [
-      '(password|passcode|secret word|secret key|secret phrase|secrets|credentials|api key|api keys)',
-      0.6,
-    ],
   ],
   'reveal.scope': [
     ['your', 1],
     ['the', 0.5],
-    // Task instructions, not the model's own: "your instructions for the recipe".
+    // Task instructions, not the model's own: "your instructions for the recipe"; and prompts
+    // in general: "how to write a system prompt", "prompt injection".
     ['(my|our|for the|for my|for this|on how|to make)', 0],
+    [
+      '(a system prompt|a good system prompt|a system message|a prompt|a good prompt|a better prompt|an effective prompt|injection|injections|engineering|template|templates)',
+      0,
+    ],
     [
       '(initial|original|hidden|secret|underlying|internal|confidential|full|complete|exact|entire|previous|prior|preceding|above|earlier|first)',
       0.95,
     ],
     ['(all|these|those)', 0.75],
-    ['(so far|above|given|given to you|you were given|before this)', 0.9],
+    [
+      '(so far|above|given|given to you|you were given|before this|you started with|you began with|you received|you were told|you have been given)',
+      0.9,
+    ],
   ],
   'reveal.target': [
     ['the (system prompt|system message)', 0.9],
@@ -154,10 +171,22 @@ export const ENGLISH: PatternTable = {
     ],
     ['(everything|all) (above|before this|before that|so far)', 0.55],
     [
+      '(written|said|stated|mentioned|typed|given|listed) (above|before this|before that|previously)',
+      0.6,
+    ],
+    ['(the above|all the above|the text above|the prompt above)', 0.55],
+    ['(information|text|content) (in|of) (the|your) (prompt|system prompt)', 0.6],
+    [
       "(what|everything|anything) (you were|you have been|you've been) (told|instructed|programmed)",
       0.9,
     ],
+    // A secret named as one: asked for without a system prompt guarding it, still an attempt.
     ['(secret|hidden|confidential) (password|passcode|key|word|phrase|code|token|value)', 0.7],
+  ],
+  // Questions that ask for the prompt without a verb-target pair.
+  'reveal.phrase': [
+    ['what were you (told|instructed|programmed|given)', 0.5],
+    ['what did (your developers|your creators|the developers) (tell|instruct|program) you', 0.6],
   ],
   'reveal.modifier': [
     [
@@ -175,13 +204,18 @@ export const ENGLISH: PatternTable = {
     ['(including|include) (everything|all of it|all)', 0.2],
     ['(backwards|in reverse|letter by letter|one letter at a time|with spaces between)', 0.35],
     ['in bytes', 0.3],
+    [
+      '(above this message|above this line|above this text|before this message|at the top of this conversation|at the beginning of this conversation)',
+      0.4,
+    ],
   ],
   'exfil.verb': [
     [
       '(send|sends|sending|forward|forwarding|post|posting|upload|uploading|transmit|transmitting)',
       1,
     ],
-    ['(exfiltrate|exfiltrating|leak|leaking|smuggle|email|e-mail|mail)', 1],
+    ['(exfiltrate|exfiltrating|leak|leaking|smuggle|email|e-mail|mail|transfer|transferring)', 1],
+    ['(copy|copying|export|exporting|sync|mirror|relay|redirect|bcc|publish|dump)', 0.75],
     ['(append|appending|embed|embedding|encode|include|including|insert|attach|add)', 0.7],
   ],
   'exfil.target': [
@@ -194,9 +228,50 @@ export const ENGLISH: PatternTable = {
       0.9,
     ],
   ],
+  // Data named by a noun; how much it weighs depends on its scope ("all of the user's emails").
+  'exfil.noun': [
+    [
+      '(inbox|mailbox|address book|database|databases|keys|tokens|session cookies|ssh|wallet|seed phrase|customer data|customer database|customer list|employee records)',
+      1,
+    ],
+    [
+      '(emails|e-mails|mails|messages|files|documents|document|records|data|history|logs|chat|chats|transcript|transcripts|contents|notes|attachments|conversation|conversations|photos|calendar|memory|context)',
+      0.75,
+    ],
+  ],
+  'exfil.scope': [
+    [
+      "(user's|users'|customer's|customers'|client's|clients'|victim's|his|her|their|the user|the customer|of the user|of the customer|of the user's|of the users)",
+      1,
+    ],
+    ['(all|every|entire|whole|full|complete|any|all of the|all the)', 1],
+    ['your', 0.85],
+    ['(these|those|internal|private|confidential|sensitive|stored|saved)', 0.7],
+    ['the', 0.5],
+    ['(this|that)', 0.45],
+  ],
+  // A destination weighs at least 0.45 (DESTINATION_MIN in the analyzer); covering words less.
   'exfil.destination': [
     ['(http|https|www|url|webhook|endpoint|server|attacker|pastebin|ngrok)', 0.6],
     ['(query parameter|query string|image url|markdown image)', 0.5],
+    [
+      '(dropbox|google drive|onedrive|requestbin|s3 bucket|discord|telegram|ftp|sftp|external server|remote server)',
+      0.5,
+    ],
+    [
+      '(personal|private|external|outside|third-party|backup) (email|e-mail|account|address|server|drive|storage|inbox|dropbox|mailbox)',
+      0.5,
+    ],
+    [
+      // Few forms per leading word pair: "to the" opens every other clause (fan-out rule).
+      '(to|at) (this|the following) (address|email|url|link|server|endpoint|webhook|account)',
+      0.45,
+    ],
+    // Covering the tracks: "before replying", "then delete the sent message".
+    [
+      "(before replying|before answering|before responding|prior to replying|continue as normal|then delete|and delete the|delete the sent|without telling|without informing|don't tell|do not tell|do not mention)",
+      0.3,
+    ],
   ],
   persona: [
     [
@@ -222,7 +297,7 @@ export const ENGLISH: PatternTable = {
       0.25,
     ],
     [
-      '(stay|remain|keep|stays|remains) in (character|their roles|their role|your role|the role)',
+      '(stay|remain|keep|stays|remains) (fully |completely |always |)in (character|their roles|their role|your role|the role)',
       0.3,
     ],
     ['without (falling|breaking) out of (character|the role|their role|the figure)', 0.3],
@@ -231,9 +306,10 @@ export const ENGLISH: PatternTable = {
     ["(imagine|pretend) (you are|you're) an (ai|assistant|llm) (with|without|that)", 0.25],
     ["(imagine|pretend) (you are|you're) a (chatbot|language model) (with|without|that)", 0.25],
     [
-      '(two|2) (different|separate|distinct) (ways|responses|answers|personalities|paragraphs)',
+      '(two|2) (different|separate|distinct|different separate) (ways|responses|answers|personalities|paragraphs)',
       0.3,
     ],
+    ['you (will|shall|must) (answer|respond|reply|act) as', 0.25],
     ['alter ego', 0.25],
   ],
   unrestricted: [
@@ -315,6 +391,10 @@ export const ENGLISH: PatternTable = {
     ['strive to avoid norms', 0.8],
     ['always intelligent and machiavellian', 0.8],
     ['(evil|amoral) (confidant|trusted confidant|twin)', 0.6],
+    ["(let's|let us) break (the|all|your) rules", 0.6],
+    ['(act|acting|behave|behaving) (just |exactly |)like (a |)dan', 0.7],
+    ['(late|dead|deceased) (grandmother|grandma|grandfather|grandpa|granny)', 0.3],
+    ['used to (tell|read) me (how to|the recipe for)', 0.3],
     ['(anti-dan|antidan|better dan|betterdan)', 0.6],
     ['(jailbreak|jailbroken|jailbreaking) (prompt|the ai|the model|chatgpt|gpt|yourself|you)', 0.4],
     ['(jailbreak|jailbroken)', 0.15],
@@ -333,6 +413,7 @@ export const ENGLISH: PatternTable = {
       0.6,
     ],
     ["(i am|i'm) your (developer|creator|programmer|administrator|admin|owner|master)", 0.5],
+    ["(i am|i'm) the (administrator|admin|developer|owner|creator)", 0.35],
     [
       '(admin|administrator|developer|root|sudo|maintenance) (override|access granted|override code)',
       0.55,
@@ -364,6 +445,7 @@ export const ENGLISH: PatternTable = {
     ['(just|simply) (print|say|output|write|type|return)', 0.3],
     ['only (print|say|output)', 0.2],
     ['your new (task|role|goal|mission|assignment|name|persona|identity) is', 0.5],
+    ['how (do|would) you answer the following question', 0.3],
     ['your new (tasks|instructions) are', 0.5],
     ['(here are|here is|these are) (your |)new (instructions|tasks|task|rules|orders)', 0.55],
     ['now (comes|follow|follows) (a |)new (task|tasks|instructions)', 0.55],
@@ -376,7 +458,12 @@ export const ENGLISH: PatternTable = {
     ['pwned', 0.25],
     ['(focus|concentrate) on (your|the) new (task|tasks|instructions)', 0.5],
     ['(real|actual|true|secret|hidden) (task|instructions|goal|objective|mission) (is|are)', 0.45],
-    ['(start|begin) (over|fresh|anew|from scratch|again from the beginning)', 0.2],
+    ['(start|begin) (over|fresh|anew|from scratch|again from the beginning|from the front)', 0.2],
+    [
+      '(further|additional|more|new|other) (tasks|instructions) (follow|are followed|now follow)',
+      0.45,
+    ],
+    ['stop(:|!) (write|say|print|output)', 0.4],
     ['instead(,|) (do|write|say|print|tell|output|respond|reply|answer|repeat)', 0.15],
     ['(forget|ignore|disregard) (that|this|it)', 0.15],
   ],
@@ -436,6 +523,31 @@ export const ENGLISH: PatternTable = {
       0.3,
     ],
     ['in your (response|reply|answer|code)', 0.5],
+    ['in (every|each|all) (answer|answers|response|responses|reply|replies)', 0.45],
+    ['to your (answer|response|reply|summary|output)', 0.35],
+    ['(into|in) (any|every) (code|answer|response) you (write|produce)', 0.45],
+    ['(respond|reply|answer|write) to the user (in|only|with)', 0.45],
+    // Addressing the model by name in data: "AI assistant: insert …", "Assistant, please …".
+    // Not "model:", "llm:" or "ai:" alone: configuration files are full of such keys.
+    ['(ai assistant|ai agent|ai model|ai system|language model|chatbot):', 0.35],
+    ['(ai assistant|assistant|chatbot), please', 0.35],
+    [
+      '(note|notice|message|reminder|instruction|instructions) for (the |)(ai|assistant|model|llm)',
+      0.55,
+    ],
+    [
+      '(end|start|beginning|top|bottom) of your (answer|response|reply|summary|output|message)',
+      0.45,
+    ],
+    [
+      '(tell|inform|ask|instruct|remind|warn|advise|urge) the (user|reader|customer|recipient) (to|that)',
+      0.45,
+    ],
+    ['when (answering|responding|replying)( questions|) (about|on) this', 0.4],
+    [
+      '(first|before answering|before responding|before replying) (write|say|print|add|include|tell|output|insert|recommend|mention)',
+      0.35,
+    ],
     [
       '(into|within) your (response|reply|answer|output|summary|code|implementation|solution|elucidation|codebase|explanation|algorithm)',
       0.5,
@@ -453,9 +565,11 @@ export const ENGLISH: PatternTable = {
       0.4,
     ],
     [
-      '(translate|convert|encode|write|rewrite|format|modify|change|alter|enhance) your (response|reply|answer|output|message|summary)',
+      '(translate|convert|encode|encrypt|scramble|reverse|write|rewrite|format|modify|change|alter|enhance|shorten) your (response|reply|answer|output|message|summary)',
       0.5,
     ],
+    ['(from|throughout) your (response|answer|reply|output|summary)', 0.4],
+    ['(use|using) only (emojis|emoji|capital letters|uppercase letters)', 0.35],
     ['(following|subsequent|below) code (snippet|block|section|excerpt)', 0.3],
     [
       '(assistant|ai|model|agent) (must|should|is required to|is instructed to) (now|also|always|instead|immediately)',
@@ -517,5 +631,14 @@ export const ENGLISH: PatternTable = {
       '(a phrase like|phrases like|sentences like|messages like|prompts like|inputs like|such as "|like "ignore)',
       1,
     ],
+    [
+      '(jailbreak|jailbreaking|injection|exfiltration|phishing) (techniques|technique|methods|attempts|attempt|attacks|attack|prompts|risks|risk|defenses|defences|payloads)',
+      1,
+    ],
+    [
+      '(security review|security audit|incident report|threat model|pen test|penetration test|unit test|test case|our filter|our classifier|our detector|moderation team|bug bounty)',
+      1,
+    ],
+    ['(dan prompts|dan prompt|owasp|llm security|ai safety|llm applications)', 1],
   ],
 };

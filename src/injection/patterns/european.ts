@@ -8,6 +8,14 @@ import { anyOrder, type PatternTable } from '../categories.js';
  */
 
 export const GERMAN: PatternTable = {
+  addressed: [
+    ['(ki|ki-assistent|assistent)(:|,) (ignoriere|vergiss|du musst|antworte)', 0.5],
+    [
+      '(hinweis|nachricht|anweisung|anweisungen) (an|für) (die ki|den assistenten|das modell|den chatbot)',
+      0.55,
+    ],
+    ['(sag|sage|teile|erzähle) (dem|der) (nutzer|nutzerin|benutzer|leser|kunden)(,|) (dass)', 0.45],
+  ],
   'override.verb': anyOrder([
     [
       '(ignoriere|ignorier|ignorieren|ignoriert|ignoriere bitte|vergiss|vergesst|vergiß|vergessen)',
@@ -35,6 +43,11 @@ export const GERMAN: PatternTable = {
       '(vergiss nicht|vergesst nicht|vergessen sie nicht|nicht vergessen|nicht ignorieren|ignoriere nicht)',
       0,
     ],
+    // Passive forms: "alle vorherigen Informationen sind jetzt irrelevant".
+    [
+      '(irrelevant|ungültig|hinfällig|nichtig|aufgehoben|außer kraft|veraltet|nicht mehr gültig)',
+      0.85,
+    ],
   ]),
   'override.noun': [
     [
@@ -53,10 +66,16 @@ export const GERMAN: PatternTable = {
   ],
   'override.target': [
     [
+      '(die|alle) (anweisungen|fragen|frage|anfrage|bitte) (des nutzers|der nutzerin|des benutzers)',
+      0.8,
+    ],
+    [
       '(alles|alles, was) (davor|zuvor|vorher|bisherige|vorherige|obige|oben|bisher gesagte|zuvor gesagte|vorher gesagte|bisher|gesagt wurde)',
       0.9,
     ],
     ['(alles|alles,) was (davor|zuvor|vorher|bisher|oben) (gesagt|geschrieben|stand|kam)', 0.9],
+    ['(alles|alles,) was du (bisher|zuvor|vorher) gelernt hast', 0.9],
+    ['(alles|alles,) was dir (gesagt|beigebracht) wurde', 0.9],
     ['(das obige|das oben genannte|das vorherige|das bisherige|das vorangegangene)', 0.8],
   ],
   'reveal.verb': anyOrder([
@@ -77,11 +96,11 @@ export const GERMAN: PatternTable = {
   'reveal.scope': [
     ['(deinen|deine|dein|ihren|ihre)', 1],
     [
-      '(ursprünglichen|geheimen|versteckten|internen|vollständigen|vorherigen|obigen|bisherigen|ersten)',
+      '(ursprünglichen|geheimen|versteckten|internen|vollständigen|vorherigen|obigen|bisherigen|ersten|vollständig|komplett|kompletten|gesamten|ganzen)',
       0.95,
     ],
+    ['das', 0.5],
   ],
-  'reveal.target': [['(dein|ihr|das) (passwort|geheime passwort|kennwort|geheimwort)', 0.4]],
   persona: [
     ['du bist (jetzt|nun|ab jetzt|ab sofort|von nun an|fortan|nicht mehr)', 0.3],
     [
@@ -116,6 +135,12 @@ export const GERMAN: PatternTable = {
   switch: [
     ['(neue|weitere|folgende neue) (anweisungen|aufgaben|aufgabe|anweisung|instruktionen)', 0.3],
     ['(deine|ihre|die) neue (aufgabe|rolle|anweisung|mission) (ist|lautet|besteht|wird)', 0.5],
+    ['neue (aufgabe|aufgaben|anweisung|anweisungen):', 0.5],
+    ['(achtung|stopp|halt)(!|,|:|-|) (stopp|halt|achtung)', 0.5],
+    [
+      '(antworte|antworten sie|antwortest du) (nur noch|ab jetzt nur|ab jetzt nur noch|von nun an nur) mit',
+      0.35,
+    ],
     ['(nun|jetzt) (folgen|folgt|kommt) (neue|weitere) (anweisungen|aufgaben|aufgabe)', 0.5],
     ['(fang|fange|fangen sie|beginne|beginnen sie) (von vorne|neu|nochmal von vorne) an', 0.2],
     [
@@ -140,6 +165,11 @@ export const GERMAN: PatternTable = {
 };
 
 export const FRENCH: PatternTable = {
+  addressed: [
+    ['(ia|modèle)(:|,) (ignore|oublie|tu dois|réponds)', 0.5],
+    ["(note|message|instruction|instructions) (pour|à) (l'assistant|l'ia|le modèle)", 0.55],
+    ["(dis|indique|informe) (à |)l'utilisateur (que)", 0.45],
+  ],
   'override.verb': [
     ['(ignore|ignorez|ignorer|ignores|ignorons|oublie|oubliez|oublier|oublies)', 1],
     [
@@ -172,6 +202,7 @@ export const FRENCH: PatternTable = {
     ['(données|reçues)', 0.7],
   ],
   'override.target': [
+    ["(la question|les questions|la demande|les instructions|le message) de l'utilisateur", 0.8],
     [
       "(tout ce qui précède|tout ce qui a été dit|tout ce que je t'ai dit|tout ce qu'on t'a dit|tout ce que vous avez appris|tout ce que tu as appris|tout ce qui est au-dessus|tout ce qui est ci-dessus|ce qui précède)",
       0.9,
@@ -192,11 +223,14 @@ export const FRENCH: PatternTable = {
   'reveal.scope': [
     ['(ton|votre|tes|vos)', 1],
     [
-      "(initiales|secrètes|cachées|originales|internes|complètes|précédentes|ci-dessus|d'origine|caché|secret)",
+      "(initiales|secrètes|cachées|originales|internes|complètes|précédentes|ci-dessus|d'origine|caché|secret|au-dessus|complet|complète|entier|entières)",
       0.95,
     ],
+    ['(les|le|la)', 0.5],
   ],
-  'reveal.target': [['(ton|votre|le) (mot de passe|mot secret|code secret)', 0.4]],
+  'reveal.modifier': [
+    ['(au-dessus de ce message|qui se trouvent au-dessus|mot pour mot|mot à mot|en entier)', 0.4],
+  ],
   persona: [
     ['(tu es|vous êtes) (maintenant|désormais|dorénavant|à présent)', 0.3],
     [
@@ -238,6 +272,14 @@ export const FRENCH: PatternTable = {
 };
 
 export const SPANISH: PatternTable = {
+  addressed: [
+    ['(asistente|ia)(:|,) (ignora|olvida|debes|responde)', 0.5],
+    [
+      '(nota|mensaje|instrucción|instrucciones) (para|al) (el asistente|la ia|el modelo|asistente)',
+      0.55,
+    ],
+    ['(dile|di|informa|indica) al (usuario|lector|cliente) (que)', 0.45],
+  ],
   'override.verb': [
     [
       '(ignora|ignore|ignoren|ignorar|ignores|ignoras|olvida|olvide|olviden|olvidar|olvídate de|olvídese de)',
@@ -273,6 +315,10 @@ export const SPANISH: PatternTable = {
   ],
   'override.target': [
     [
+      '(la pregunta|las preguntas|la petición|la solicitud|las instrucciones|el mensaje) del usuario',
+      0.8,
+    ],
+    [
       '(todo lo anterior|todo lo que te dije|todo lo que te han dicho|todo lo que se te ha dicho|todo lo dicho|lo anterior|todo lo de arriba|todo lo que has aprendido|todo lo que sabes)',
       0.9,
     ],
@@ -295,11 +341,12 @@ export const SPANISH: PatternTable = {
   'reveal.scope': [
     ['(tu|su|tus|sus)', 1],
     [
-      '(iniciales|originales|secretas|ocultas|internas|completas|anteriores|previas|oculto|secreto)',
+      '(iniciales|originales|secretas|ocultas|internas|completas|anteriores|previas|oculto|secreto|completo|completa|entero|entera)',
       0.95,
     ],
+    ['(el|la|las|los)', 0.5],
   ],
-  'reveal.target': [['(tu|su) (contraseña|clave secreta|palabra secreta)', 0.4]],
+  'reveal.modifier': [['(palabra por palabra|al pie de la letra|textualmente|literalmente)', 0.4]],
   persona: [
     ['(ahora|desde ahora|de ahora en adelante) (eres|serás|vas a ser|actuarás)', 0.3],
     ['(finge|finja|fingir|haz como si) (ser|que eres|que es)', 0.25],
@@ -335,6 +382,7 @@ export const SPANISH: PatternTable = {
 };
 
 export const PORTUGUESE: PatternTable = {
+  addressed: [['(assistente|ia)(:|,) (ignore|esqueça|você deve|responda)', 0.5]],
   'override.verb': [
     [
       '(ignore|ignora|ignorem|ignorar|esqueça|esquece|esqueçam|esquecer|desconsidere|desconsidera|desconsiderem|desconsiderar)',
@@ -362,6 +410,7 @@ export const PORTUGUESE: PatternTable = {
     ['(dadas|recebidas)', 0.7],
   ],
   'override.target': [
+    ['(a pergunta|as perguntas|o pedido|a solicitação|as instruções) do usuário', 0.8],
     [
       '(tudo o que foi dito|tudo acima|tudo antes|tudo o que eu disse|tudo o que te disseram|tudo o que lhe disseram|tudo anterior|tudo o que você aprendeu|tudo o que sabe)',
       0.9,
@@ -381,9 +430,11 @@ export const PORTUGUESE: PatternTable = {
   ],
   'reveal.scope': [
     ['(seu|teu|suas|tuas)', 1],
-    ['(iniciais|originais|secretas|ocultas|internas|completas|anteriores|oculto|secreto)', 0.95],
+    [
+      '(iniciais|originais|secretas|ocultas|internas|completas|anteriores|oculto|secreto|completo|completa|inteiro|inteira)',
+      0.95,
+    ],
   ],
-  'reveal.target': [['(sua|tua) (senha|palavra secreta|palavra-passe)', 0.4]],
   persona: [
     ['(agora|de agora em diante|daqui em diante) (você é|tu és|você será)', 0.3],
     ['(finja|finge|fingir) (ser|que é|que você é)', 0.25],
@@ -414,6 +465,7 @@ export const PORTUGUESE: PatternTable = {
 };
 
 export const ITALIAN: PatternTable = {
+  addressed: [['(assistente|ia)(:|,) (ignora|dimentica|devi|rispondi)', 0.5]],
   'override.verb': [
     [
       '(ignora|ignorate|ignori|ignorare|ignorando|dimentica|dimenticate|dimentichi|dimenticare|scordati di|scordatevi)',
@@ -444,6 +496,7 @@ export const ITALIAN: PatternTable = {
     ['ricevute', 0.7],
   ],
   'override.target': [
+    ["(la domanda|le domande|la richiesta|le istruzioni) dell'utente", 0.8],
     [
       '(tutto quello che|tutto ciò che) (ti è stato detto|ti ho detto|precede|è stato detto|hai imparato|sai)',
       0.9,
@@ -464,9 +517,13 @@ export const ITALIAN: PatternTable = {
   ],
   'reveal.scope': [
     ['(tuo|tue|tuoi|suo|sue)', 1],
-    ['(iniziali|originali|segrete|nascoste|interne|complete|precedenti|nascosto|segreto)', 0.95],
+    [
+      '(iniziali|originali|segrete|nascoste|interne|complete|precedenti|nascosto|segreto|completo|completa|intero|intera)',
+      0.95,
+    ],
+    ['(il|la|le|gli)', 0.5],
   ],
-  'reveal.target': [["(la tua) (password|parola segreta|parola d'ordine)", 0.4]],
+  'reveal.modifier': [['(parola per parola|alla lettera|testualmente)', 0.4]],
   persona: [
     [
       "(ora|adesso|da ora in poi|d'ora in poi|da adesso) (sei|sarai|ti chiami|agirai|risponderai)",
