@@ -131,7 +131,6 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
   #framer: EventFramer | undefined;
   #committed = false;
   #paused = false;
-  #corked = false;
   #firstByteMs = 0;
 
   constructor(
@@ -281,13 +280,10 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
 
   #send(controller: Dispatcher.DispatchController, data: Buffer): void {
     const res = this.#res;
-    // Pieces that arrive in the same tick leave in one write (one system call), at the end of
-    // the tick: no added delay.
-    if (!this.#corked) {
-      this.#corked = true;
-      res.cork();
-      process.nextTick(uncorkCall, this);
-    }
+    // No `res.cork()`: Node already corks the socket for the rest of the tick on each write (the
+    // pieces of one tick leave in one system call), and a corked Node 22 response breaks streams:
+    // `end()` writes the last chunk before the corked pieces, and a write refused while corked
+    // is never followed by 'drain'.
     if (!res.write(data) && !this.#paused) {
       this.#paused = true;
       controller.pause();
@@ -296,11 +292,6 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
         controller.resume();
       });
     }
-  }
-
-  uncork(): void {
-    this.#corked = false;
-    this.#res.uncork();
   }
 
   #answer(interrupted?: string): AttemptAnswer {
@@ -314,8 +305,4 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
 
 function onAttemptTimeout(call: UpstreamCall): void {
   call.timeOut();
-}
-
-function uncorkCall(call: UpstreamCall): void {
-  call.uncork();
 }
