@@ -109,9 +109,12 @@ export async function startHarness(
     config?: (fakeBaseUrl: string) => Record<string, unknown>;
     env?: Record<string, string>;
     asyncMs?: number;
+    /** Listen backlog of both servers, for load tests (default Node's 511). */
+    backlog?: number;
   } = {},
 ): Promise<Harness> {
-  const fake = await startFakeLlm();
+  const backlog = overrides.backlog === undefined ? {} : { backlog: overrides.backlog };
+  const fake = await startFakeLlm(backlog);
   const config =
     overrides.config?.(fake.openAiBaseUrl) ??
     ({
@@ -135,7 +138,7 @@ export async function startHarness(
     logDestination: logs.stream,
     processMetrics: false,
   });
-  const url = await server.listen({ port: 0 });
+  const url = await server.listen({ port: 0, ...backlog });
   return {
     server,
     url,
