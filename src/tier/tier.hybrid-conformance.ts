@@ -1,0 +1,33 @@
+import { type HybridCase, verdictOf } from '../../test/hybrid-http.js';
+import { createTierRouter } from './router.js';
+
+// The tier router's LLM check over HTTP (test/hybrid-http.ts): a one-word answer, MEDIUM when
+// the check fails.
+const UNSURE = 'Write a poem about spring';
+
+export const hybridConformance: HybridCase[] = [
+  {
+    name: 'tier router',
+    create(llm, { timeoutMs, cache }) {
+      const router = createTierRouter(
+        { llm: { timeoutMs, ...(cache ? {} : { cacheSize: 0 }) } },
+        { classifier: llm },
+      );
+      const decide = async (text: string) => {
+        const decision = await router.decide(text);
+        return verdictOf(decision, decision.tier);
+      };
+      return {
+        decide: () => decide(UNSURE),
+        decideAgain: () => decide(UNSURE),
+        get stats() {
+          return router.stats;
+        },
+      };
+    },
+    answer: { reply: 'COMPLEX', value: 'COMPLEX' },
+    outsideSchema: 'BANANA',
+    fallback: 'MEDIUM',
+    reasons: { timeout: /, LLM check timeout$/, error: /, LLM check error$/ },
+  },
+];
