@@ -118,7 +118,8 @@ export async function startHarness(
   const config =
     overrides.config?.(fake.openAiBaseUrl) ??
     ({
-      providers: { fake: { baseUrl: fake.openAiBaseUrl, timeoutMs: 2_000 } },
+      // No test using the default is about upstream timeouts: far more than a busy machine needs.
+      providers: { fake: { baseUrl: fake.openAiBaseUrl, timeoutMs: 10_000 } },
       tiers: {
         SIMPLE: ['fake/small'],
         MEDIUM: ['fake/mid-a', 'fake/mid-b'],
