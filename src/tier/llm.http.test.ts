@@ -14,7 +14,11 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)(
   (kind) => {
     it('asks only when unsure, with the truncated user text, and uses the answer', async () => {
       llm.fake.reply('COMPLEX');
-      const router = createTierRouter({}, { classifier: provider(kind) });
+      // A deadline far beyond any answer of the fake server (the default is 1 s).
+      const router = createTierRouter(
+        { llm: { timeoutMs: 10_000 } },
+        { classifier: provider(kind) },
+      );
       expect((await router.decide('What is the capital of France?')).source).toBe('local');
       expect(llm.fake.chatRequests).toHaveLength(0);
       const decision = await router.decide({

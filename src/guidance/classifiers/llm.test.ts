@@ -231,7 +231,11 @@ describe('LlmGuidanceClassifier over real HTTP (fake LLM server)', () => {
     await Promise.all(providers.map((p) => p.close()));
     await fake.close();
   });
-  const provider = (kind: 'openai' | 'anthropic' | 'ollama') => {
+  /** A deadline far beyond any answer of the fake server, unless the test is about the default. */
+  const provider = (
+    kind: 'openai' | 'anthropic' | 'ollama',
+    deadline: { timeoutMs?: number } = { timeoutMs: 10_000 },
+  ) => {
     const p = createProvider({
       id: `fake-${kind}`,
       kind,
@@ -240,7 +244,7 @@ describe('LlmGuidanceClassifier over real HTTP (fake LLM server)', () => {
       maxRetries: 0,
     });
     providers.push(p);
-    return new LlmGuidanceClassifier({ provider: p, question: QUESTION });
+    return new LlmGuidanceClassifier({ provider: p, question: QUESTION, ...deadline });
   };
 
   for (const kind of ['openai', 'anthropic', 'ollama'] as const) {
@@ -263,7 +267,7 @@ describe('LlmGuidanceClassifier over real HTTP (fake LLM server)', () => {
 
   it('gives up at 500 ms on a model that hangs, closes the connection, and fails open', async () => {
     fake.script({ hang: true });
-    const classifier = provider('openai');
+    const classifier = provider('openai', {});
     const started = performance.now();
     const pending = classifier.classify(stuck);
     await fake.whenRequests(1, 15_000); // its deadline is armed by now
