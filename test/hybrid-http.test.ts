@@ -65,26 +65,12 @@ describe('hybrid decisions over HTTP', () => {
       await llm.fake.whenAborted(1, 15_000);
     });
 
-    it('falls back on an HTTP error', async () => {
-      llm.fake.reply({ status: 503, error: 'overloaded' });
-      const decider = build(PATIENT_MS);
-      const verdict = await decider.decide();
-      expect(verdict).toMatchObject({ source: 'fallback', value: subject.fallback });
-      expect(verdict.reason).toMatch(subject.reasons.error);
-      expect(decider.stats).toMatchObject({ llmCalls: 1, llmErrors: 1, fallbacks: 1 });
-    });
-
-    it('falls back on a malformed body', async () => {
-      llm.fake.reply({ raw: '{"content": [', status: 200 });
-      const decider = build(PATIENT_MS);
-      const verdict = await decider.decide();
-      expect(verdict).toMatchObject({ source: 'fallback', value: subject.fallback });
-      expect(verdict.reason).toMatch(subject.reasons.error);
-      expect(decider.stats).toMatchObject({ llmCalls: 1, llmErrors: 1, fallbacks: 1 });
-    });
-
-    it('falls back on an answer outside its schema', async () => {
-      llm.fake.reply(subject.outsideSchema);
+    it.each([
+      ['an HTTP error', { status: 503, error: 'overloaded' }],
+      ['a malformed body', { raw: '{"content": [', status: 200 }],
+      ['an answer outside its schema', subject.outsideSchema],
+    ] as const)('falls back on %s', async (_what, reply) => {
+      llm.fake.reply(reply);
       const decider = build(PATIENT_MS);
       const verdict = await decider.decide();
       expect(verdict).toMatchObject({ source: 'fallback', value: subject.fallback });
