@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 // @ts-expect-error: the peer ships TypeScript sources, which tsx runs and tsc refuses to import.
 import { classify as peerClassify } from 'claw-llm-router/classifier.ts';
 import { createTierRouter } from '../src/tier/index.js';
+import { trainTierWeights } from '../src/tier/train.js';
+import { sharedData } from '../test/data.js';
 import type { BenchCase } from './harness.js';
 
 /**
@@ -13,6 +15,10 @@ import type { BenchCase } from './harness.js';
  * router proves from the length alone (every UTF-16 unit is at least a quarter token) and decides
  * without a scan. `tier.huge.scan` turns that shortcut off, to show the cost of scanning all of
  * it; `tier.long.chat` is the long prompt inside an OpenAI request with a system prompt.
+ *
+ * `tier.short.trained` is `tier.short` with weights trained on the 7,021 MMLU outcome rows of
+ * `../shared/data` (`triage train`'s defaults, on all rows; skipped when the folder is absent):
+ * the learned term adds a word lookup per learned word found and three logarithms.
  *
  * `tier.short.set` cycles through the ~20-token prompts of our labelled set (50 to 120
  * characters, several languages), one per call, for both: the peer's time varies with the prompt
@@ -65,6 +71,7 @@ export const benches: BenchCase[] = [
     fn: () => router.classify(SHORT),
     peer: { name: 'claw-llm-router', fn: () => peerClassify(SHORT) },
   },
+  ...trainedCases(),
   {
     name: 'tier.short.set',
     description: `${SHORT_SET.length} prompts of 50-120 chars from the labelled set, one per call`,
@@ -97,3 +104,32 @@ export const benches: BenchCase[] = [
     fn: () => router.classify(LONG_CHAT),
   },
 ];
+
+/** The trained-weights cases, when the outcome data to train on is there. */
+function trainedCases(): BenchCase[] {
+  const mmlu = sharedData('routing/routellm_outcomes_mmlu_train.jsonl');
+  if (!mmlu) {
+    process.stderr.write('tier: tier.short.trained skipped (../shared/data is absent)\n');
+    return [];
+  }
+  const rows = readFileSync(mmlu, 'utf8')
+    .trim()
+    .split('\n')
+    .map(
+      (line) =>
+        JSON.parse(line) as { prompt: string; weak_correct: boolean; strong_correct: boolean },
+    )
+    .map((row) => ({
+      input: row.prompt,
+      outcome: { weak: Number(row.weak_correct), strong: Number(row.strong_correct) },
+    }));
+  const { weights } = trainTierWeights(rows, { holdout: 0 });
+  const trained = createTierRouter({ weights });
+  return [
+    {
+      name: 'tier.short.trained',
+      description: `tier.short with weights trained on MMLU outcomes (${Object.keys(weights.learned?.words ?? {}).length} words)`,
+      fn: () => trained.classify(SHORT),
+    },
+  ];
+}

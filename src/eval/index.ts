@@ -8,3 +8,15 @@ export {
   type Misclassified,
   preview,
 } from './metrics.js';
+export {
+  curveAt,
+  indicesByGroup,
+  type Outcome,
+  pointForQuality,
+  pointForShare,
+  type RoutingCurve,
+  type RoutingPoint,
+  randomShareForQuality,
+  routingCurve,
+  shareForQuality,
+} from './routing.js';

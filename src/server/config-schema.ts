@@ -148,7 +148,8 @@ export const ServerConfigSchema = Type.Object(
     llm: Type.Optional(ProviderConfigSchema),
     /**
      * The tier router's options (docs/tier.md): weights, boundaries, keywords, forced model ids,
-     * the fallback chain, the LLM check's timeout and cache. Absent: the defaults.
+     * the fallback chain, the LLM check's timeout and cache, trained `weights` (read from the file
+     * a configuration file names) and a two-way `split`. Absent: the defaults.
      */
     tier: Type.Optional(Type.Unknown()),
     /**

@@ -34,6 +34,7 @@ export {
   tierOptions,
 } from './options.js';
 export { createTierRouter, TierRouter, type TierRouterDependencies } from './router.js';
+export { type RoutingScores, routingScore, routingScores } from './routing-score.js';
 export {
   type ScoreContext,
   type TierOverride,
@@ -41,3 +42,17 @@ export {
   TierScorer,
 } from './scorer.js';
 export { isTier, maxTier, TIERS, type Tier, tierRank } from './tiers.js';
+export {
+  type OutcomeFigures,
+  type TierFigures,
+  type TrainingRow,
+  type TrainOptions,
+  type TrainResult,
+  trainTierWeights,
+} from './train.js';
+export {
+  type LearnedTerm,
+  type TierWeights,
+  TierWeightsSchema,
+  tierWeights,
+} from './weights.js';

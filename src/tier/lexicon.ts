@@ -33,7 +33,12 @@ import type { TierOptions } from './options.js';
 export interface TierLexicon {
   readonly lexicon: Lexicon;
   readonly index: Readonly<Record<KeywordDimension, number>>;
+  /** The category of the trained weights' learned words, -1 without any. */
+  readonly learned: number;
 }
+
+/** The lexicon category of learned words (trained weights). */
+export const LEARNED_CATEGORY = 'learned';
 
 let foldTable: FoldTable | undefined;
 
@@ -63,11 +68,17 @@ export function buildTierLexicon(
   for (const dimension of KEYWORD_DIMENSIONS) {
     spec[dimension] = withoutOverlaps(spec[dimension] ?? [], fold);
   }
+  // Learned words are whole words, each its own entry: no overlaps to remove.
+  const words = Object.entries(options.weights?.learned?.words ?? {});
+  if (words.length > 0) {
+    spec[LEARNED_CATEGORY] = words.map(([phrase, weight]) => ({ phrase, weight }));
+  }
   const lexicon = compileLexicon(spec, { fold });
   const index = Object.fromEntries(
     KEYWORD_DIMENSIONS.map((dimension) => [dimension, lexicon.categoryIndex(dimension)]),
   ) as Record<KeywordDimension, number>;
-  return { lexicon, index };
+  const learned = words.length > 0 ? lexicon.categoryIndex(LEARNED_CATEGORY) : -1;
+  return { lexicon, index, learned };
 }
 
 function builtIn(dimension: KeywordDimension, languages: readonly KeywordLanguage[]) {

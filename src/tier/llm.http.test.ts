@@ -5,7 +5,7 @@ import { createTierRouter } from './router.js';
 // The LLM check over real HTTP: the provider layer talks to the fake LLM server on 127.0.0.1 in
 // each wire format; the router reads the one-word answer with the layer's label helper.
 
-const AMBIGUOUS = 'Write a poem about spring';
+const AMBIGUOUS = 'What are the differences between TCP and UDP?';
 const llm = useFakeLlm();
 const provider = (kind: (typeof KINDS)[number] = 'openai') => llm.provider(kind, { maxRetries: 0 });
 

@@ -2,7 +2,8 @@ import Type, { type Static } from 'typebox';
 import { ConfigError } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
 import { KEYWORD_LANGUAGES } from './keywords/index.js';
-import { TIERS, type Tier } from './tiers.js';
+import { TIERS, type Tier, tierRank } from './tiers.js';
+import { TierWeightsSchema, weightIssues } from './weights.js';
 
 /**
  * The tier router's options: one TypeBox schema, validated with `compileConfig` (defaults filled
@@ -97,6 +98,14 @@ const DimensionsSchema = Type.Object(
          * such as "weather" attached to a request does not make the request simple.
          */
         withAction: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+        /**
+         * SIMPLE only with positive evidence: a prompt in which something was recognised but no
+         * simple indicator ("Write a haiku about snow": an action, nothing simple) is at least
+         * MEDIUM, however short, and its confidence is measured to the boundaries above MEDIUM.
+         * Off: the document's rule, where shortness alone scores toward SIMPLE and such prompts
+         * sit on the MEDIUM boundary (ambiguous).
+         */
+        requiredForSimple: Type.Boolean({ default: true }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -353,6 +362,29 @@ export const TierOptionsSchema = Type.Object(
     ),
     /** Most labels listed per signal (`code (function, class, import)`). */
     signalLabels: Type.Integer({ minimum: 1, default: 3 }),
+    /**
+     * Trained weights (`triage train`): they replace the dimensions' weights and the boundaries,
+     * and may add a learned term. The object itself; a configuration file may name a file path
+     * instead, which the CLI and the server read.
+     */
+    weights: Type.Optional(TierWeightsSchema),
+    /**
+     * A two-way split instead of four tiers: a score at or above `threshold` (or an override:
+     * huge context, reasoning, complexity) goes to `strong`, any other to `weak`. The threshold
+     * comes from `triage calibrate` for a share of strong calls or a quality to keep. Decided
+     * locally, always: the LLM check and the fallback tier are not used. Images still raise the
+     * tier to `vision.minTier`.
+     */
+    split: Type.Optional(
+      Type.Object(
+        {
+          threshold: Type.Number(),
+          weak: tierWithDefault('SIMPLE'),
+          strong: tierWithDefault('COMPLEX'),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -403,6 +435,11 @@ export function tierOptions(input: TierOptionsInput = {}, source?: string): Tier
     if (new Set(list).size !== list.length) {
       issues.push({ path: `/fallbackChain/${tier}`, message: 'must not list a tier twice' });
     }
+  }
+  if (options.weights) issues.push(...weightIssues(options.weights, '/weights'));
+  const split = options.split;
+  if (split && tierRank(split.weak) >= tierRank(split.strong)) {
+    issues.push({ path: '/split/strong', message: 'must be a higher tier than weak' });
   }
   if (issues.length > 0) throw new ConfigError(source ?? 'tier router options', issues);
   return options;

@@ -5,7 +5,7 @@ import { parseTierRow } from '../cli/commands/tier.js';
 import { createTierRouter } from './router.js';
 
 /**
- * A quality floor, so that a change that makes routing worse fails: the labelled set in the repo
+ * Quality floors, so that a change that makes routing worse fails: the labelled set in the repo
  * (written for this project: four tiers, ten languages, system-prompt contamination, wrapped
  * messages). The floors on the public routing data are in quality.slow.test.ts.
  */
@@ -22,5 +22,21 @@ describe('tier routing quality', () => {
       if (expected.includes((await router.decide(row.input)).tier)) correct++;
     }
     expect(correct / rows.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('decides at least 80% of the labelled set locally, at least 97% of those right', () => {
+    const file = fileURLToPath(new URL('../../test/fixtures/tier.jsonl', import.meta.url));
+    const rows = readJsonlFile(file).map(parseTierRow);
+    let local = 0;
+    let right = 0;
+    for (const row of rows) {
+      const decision = router.classify(row.input);
+      if (decision.source !== 'local') continue;
+      local++;
+      const expected = Array.isArray(row.expected) ? row.expected : [row.expected];
+      if (expected.includes(decision.tier)) right++;
+    }
+    expect(local / rows.length).toBeGreaterThanOrEqual(0.8);
+    expect(right / local).toBeGreaterThanOrEqual(0.97);
   });
 });

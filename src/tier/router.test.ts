@@ -20,7 +20,7 @@ function provider(answer: (request: CompletionRequest) => string | Promise<strin
   return { llm, requests };
 }
 
-const AMBIGUOUS = 'Write a poem about spring'; // scores just below 0, confidence ~0.54
+const AMBIGUOUS = 'What are the differences between TCP and UDP?'; // just below 0, confidence ~0.63
 const CONFIDENT = 'What is the capital of France?';
 
 describe('TierRouter without an LLM check', () => {
@@ -153,6 +153,15 @@ describe('TierRouter without an LLM check', () => {
 });
 
 describe('TierRouter with an LLM check', () => {
+  it('never asks it with a two-way split: the threshold decides', async () => {
+    const { llm, requests } = provider(() => 'REASONING');
+    const score = createTierRouter().classify(AMBIGUOUS).score!;
+    const router = createTierRouter({ split: { threshold: score + 0.01 } }, { classifier: llm });
+    expect(router.classify(AMBIGUOUS)).toMatchObject({ needsLlm: false, source: 'local' });
+    expect(await router.decide(AMBIGUOUS)).toMatchObject({ tier: 'SIMPLE', source: 'local' });
+    expect(requests).toHaveLength(0);
+  });
+
   it('asks the LLM only below 0.70 confidence, and uses its answer', async () => {
     const { llm, requests } = provider(() => 'MEDIUM');
     const router = createTierRouter({}, { classifier: llm });

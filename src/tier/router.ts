@@ -76,7 +76,8 @@ export class TierRouter {
     this.#hybrid = new Hybrid<ExtractedPrompt, Tier>({
       name: 'tier',
       local: (input) => toVerdict(this.scorer.score(input.text, input)),
-      minConfidence: this.options.confidence.llmBelow,
+      // A two-way split is decided by its threshold: no verdict is unsure.
+      minConfidence: this.options.split ? 0 : this.options.confidence.llmBelow,
       timeoutMs: llm.timeoutMs,
       withoutLlm: llm.whenOff,
       fallback: ({ local, cause }) => {

@@ -32,6 +32,7 @@ export class ScoreParams {
   readonly simpleFullBelow: number;
   readonly simpleNoneAbove: number;
   readonly simpleWithAction: number;
+  readonly simpleNeedsEvidence: boolean;
 
   readonly imperativeCategory: number;
   readonly agenticCategory: number;
@@ -49,6 +50,19 @@ export class ScoreParams {
   readonly llmBelow: number;
   readonly unrecognizedConfidence: number;
 
+  /** Two-way split (`split` option): its threshold and tiers; `splitEnabled` false without. */
+  readonly splitEnabled: boolean;
+  readonly splitThreshold: number;
+  readonly splitWeak: Tier;
+  readonly splitStrong: Tier;
+
+  /** Trained weights' learned term: its word category (-1: none) and feature weights. */
+  readonly learnedEnabled: boolean;
+  readonly learnedCategory: number;
+  readonly learnedLogTokens: number;
+  readonly learnedLogNumbers: number;
+  readonly learnedQuestionMarks: number;
+
   readonly hugeEnabled: boolean;
   readonly hugeSkipScan: boolean;
   readonly hugeMinTokens: number;
@@ -65,8 +79,9 @@ export class ScoreParams {
   constructor(options: TierOptions, lexicon: TierLexicon) {
     const dims = options.dimensions;
     const index = lexicon.index;
+    const trained = options.weights;
     DIMENSIONS.forEach((name, d) => {
-      this.weights[d] = dims[name].weight;
+      this.weights[d] = trained?.dimensions[name] ?? dims[name].weight;
     });
     this.dimensionBitOf = new Int32Array(lexicon.lexicon.categories.length);
     for (const name of KEYWORD_DIMENSIONS) {
@@ -89,6 +104,7 @@ export class ScoreParams {
     this.simpleFullBelow = dims.simpleIndicators.fullBelow;
     this.simpleNoneAbove = dims.simpleIndicators.noneAbove;
     this.simpleWithAction = dims.simpleIndicators.withAction;
+    this.simpleNeedsEvidence = dims.simpleIndicators.requiredForSimple;
 
     this.imperativeCategory = index.imperativeVerbs;
     this.agenticCategory = index.agenticTask;
@@ -99,9 +115,21 @@ export class ScoreParams {
     this.multiStepMinActions = dims.multiStepPatterns.minActions;
     this.minQuestions = dims.questionComplexity.minQuestions;
 
-    this.boundaryMedium = options.boundaries.MEDIUM;
-    this.boundaryComplex = options.boundaries.COMPLEX;
-    this.boundaryReasoning = options.boundaries.REASONING;
+    const boundaries = trained?.boundaries ?? options.boundaries;
+    this.boundaryMedium = boundaries.MEDIUM;
+    this.boundaryComplex = boundaries.COMPLEX;
+    this.boundaryReasoning = boundaries.REASONING;
+    const split = options.split;
+    this.splitEnabled = split !== undefined;
+    this.splitThreshold = split?.threshold ?? 0;
+    this.splitWeak = split?.weak ?? 'SIMPLE';
+    this.splitStrong = split?.strong ?? 'COMPLEX';
+    const learned = trained?.learned;
+    this.learnedEnabled = learned !== undefined;
+    this.learnedCategory = lexicon.learned;
+    this.learnedLogTokens = learned?.features.logTokens ?? 0;
+    this.learnedLogNumbers = learned?.features.logNumbers ?? 0;
+    this.learnedQuestionMarks = learned?.features.questionMarks ?? 0;
     this.steepness = options.confidence.steepness;
     this.llmBelow = options.confidence.llmBelow;
     this.unrecognizedConfidence = options.confidence.unrecognized;
@@ -111,10 +139,10 @@ export class ScoreParams {
     this.hugeSkipScan = hugeContext.enabled && hugeContext.skipScan;
     this.hugeMinTokens = hugeContext.minTokens;
     this.hugeConfidence = hugeContext.confidence;
-    this.reasoningOverride = reasoning.enabled;
+    this.reasoningOverride = trained?.overrides?.reasoning ?? reasoning.enabled;
     this.reasoningOverrideMinWeight = reasoning.minWeight;
     this.reasoningOverrideConfidence = reasoning.confidence;
-    this.complexityOverride = complexity.enabled;
+    this.complexityOverride = trained?.overrides?.complexity ?? complexity.enabled;
     this.complexityMinSignals = complexity.minSignals;
     this.complexityMinSignalsAlone = complexity.minSignalsAlone;
     this.complexityConfidence = complexity.confidence;

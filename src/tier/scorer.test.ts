@@ -33,7 +33,7 @@ describe('TierScorer', () => {
 
   it('matches keywords on word boundaries (SPEC-NOTES: improve is not prove)', () => {
     const improve = score('Please improve and approve this history of basic undefined values');
-    expect(improve.signals.join(' ')).not.toMatch(/reasoning|creative|simple/);
+    expect(improve.signals.join(' ')).not.toMatch(/reasoning \(|creative \(|simple \(/);
     expect(score('prove it').signals.join(' ')).toContain('reasoning (prove)');
   });
 
@@ -51,6 +51,23 @@ describe('TierScorer', () => {
     expect(result.confidence).toBe(0.5);
     expect(result.ambiguous).toBe(true);
     expect(result.signals).toContain('no recognised signal');
+  });
+
+  it('gives SIMPLE only with a simple indicator: a short request for an action is MEDIUM', () => {
+    const haiku = score('Write a haiku about the first snow of winter.');
+    expect(haiku).toMatchObject({ tier: 'MEDIUM', ambiguous: false });
+    expect(haiku.score).toBeLessThan(0); // SIMPLE's range: shortness alone scores below 0
+    expect(haiku.signals).toContain('no simple evidence → MEDIUM');
+    // Confidence is measured to COMPLEX's boundary, the nearest one it could still cross.
+    expect(haiku.confidence).toBeCloseTo(1 / (1 + Math.exp(-12 * (0.15 - haiku.score!))), 6);
+    // A simple indicator keeps the document's rule; so does turning the rule off.
+    expect(score('What is the capital of France?').tier).toBe('SIMPLE');
+    const off = new TierScorer(
+      tierOptions({ dimensions: { simpleIndicators: { requiredForSimple: false } } }),
+    ).score('Write a haiku about the first snow of winter.');
+    expect(off).toMatchObject({ tier: 'SIMPLE', ambiguous: true });
+    // Nothing recognised: still ambiguous, the LLM check (or the fallback) decides.
+    expect(score('Zorblax quindle frampton')).toMatchObject({ tier: 'SIMPLE', ambiguous: true });
   });
 
   it('applies the reasoning override at two reasoning markers, with confidence ≥ 0.85', () => {

@@ -158,13 +158,40 @@ export class TierScorer {
         ? 1
         : 0;
     sum += weights[QUESTIONS]! * s[QUESTIONS]! + weights[MULTI_STEP]! * s[MULTI_STEP]!;
+    // Trained weights' learned term: the words found (each once) and three text statistics.
+    let learned = 0;
+    if (p.learnedEnabled) {
+      learned =
+        (p.learnedCategory >= 0 ? scan.weight(p.learnedCategory) : 0) +
+        p.learnedLogTokens * Math.log1p(tokens) +
+        p.learnedLogNumbers * Math.log1p(stats.numbers) +
+        p.learnedQuestionMarks * Math.min(stats.questionMarks, 3);
+      sum += learned;
+    }
     const score = Math.round(sum * 1e6) / 1e6;
     // Recognised: some dimension besides length spoke (a lone "first" or a faded "what is" is
     // not enough to know anything about a prompt).
     if (s[QUESTIONS] !== 0 || s[MULTI_STEP] !== 0) recognized = true;
 
-    let tier = this.#tierOf(score);
-    let confidence = sigmoid(p.steepness * this.#distanceToBoundary(score));
+    // SIMPLE only with positive evidence: a recognised prompt without a simple indicator ("Write
+    // a haiku about snow") is at least MEDIUM however short, so only the boundaries above MEDIUM
+    // can make it unsure.
+    const split = p.splitEnabled;
+    const notSimple = !split && p.simpleNeedsEvidence && recognized && s[SIMPLE] === 0;
+    let tier = split
+      ? score >= p.splitThreshold
+        ? p.splitStrong
+        : p.splitWeak
+      : this.#tierOf(score);
+    let liftedToMedium = false;
+    if (notSimple && tier === 'SIMPLE') {
+      tier = 'MEDIUM';
+      liftedToMedium = true;
+    }
+    const distance = split
+      ? Math.abs(score - p.splitThreshold)
+      : this.#distanceToBoundary(score, notSimple);
+    let confidence = sigmoid(p.steepness * distance);
     if (!recognized) confidence = Math.min(confidence, p.unrecognizedConfidence);
     let override: TierOverride | undefined;
     let overrideCount = 0;
@@ -197,6 +224,7 @@ export class TierScorer {
       overrideCount = complexitySignals;
       overrideWhy = s[MULTI_STEP] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
     }
+    if (split && override !== undefined) tier = p.splitStrong;
     let raisedTo: Tier | undefined;
     if (images > 0) {
       const floor = p.visionMinTier;
@@ -206,7 +234,8 @@ export class TierScorer {
         override ??= 'vision';
       }
     }
-    const ambiguous = confidence < p.llmBelow;
+    // A split is calibrated on outcomes: its threshold decides, never the LLM check.
+    const ambiguous = !split && confidence < p.llmBelow;
     const facts = {
       length: s[0],
       hits: scan.hitIds(),
@@ -220,6 +249,9 @@ export class TierScorer {
       overrideWhy,
       images,
       raisedTo,
+      liftedToMedium,
+      learned: p.learnedEnabled ? learned : undefined,
+      splitAt: split ? p.splitThreshold : undefined,
     };
     return new LazyScore(
       this.#signalSource,
@@ -279,12 +311,13 @@ export class TierScorer {
 
   #hugeWithoutScan(atLeast: number, images: number): TierScore {
     const p = this.#params;
-    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → COMPLEX`];
+    const tier = p.splitEnabled ? p.splitStrong : 'COMPLEX';
+    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → ${tier}`];
     if (images > 0) signals.push(`vision (${plural(images, 'image')})`);
     return {
-      tier: 'COMPLEX',
+      tier,
       confidence: p.hugeConfidence,
-      ambiguous: p.hugeConfidence < p.llmBelow,
+      ambiguous: !p.splitEnabled && p.hugeConfidence < p.llmBelow,
       recognized: true,
       override: 'huge-context',
       tokens: atLeast,
@@ -315,13 +348,14 @@ export class TierScorer {
     return 'SIMPLE';
   }
 
-  #distanceToBoundary(score: number): number {
+  /** Distance to the nearest tier boundary; `aboveMedium`: to COMPLEX's or REASONING's only. */
+  #distanceToBoundary(score: number, aboveMedium: boolean): number {
     const p = this.#params;
-    return Math.min(
-      Math.abs(score - p.boundaryMedium),
+    const upper = Math.min(
       Math.abs(score - p.boundaryComplex),
       Math.abs(score - p.boundaryReasoning),
     );
+    return aboveMedium ? upper : Math.min(Math.abs(score - p.boundaryMedium), upper);
   }
 }
 

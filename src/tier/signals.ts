@@ -56,6 +56,12 @@ export interface SignalFacts {
   readonly images: number;
   /** The tier vision raised the verdict to, if it did. */
   readonly raisedTo: Tier | undefined;
+  /** The score was in SIMPLE's range, but no simple indicator was found: MEDIUM. */
+  readonly liftedToMedium: boolean;
+  /** What trained weights' learned term added to the score (absent without one). */
+  readonly learned: number | undefined;
+  /** The threshold of a two-way split (absent with four tiers). */
+  readonly splitAt: number | undefined;
 }
 
 /** A score whose signals are written on first access (its JSON is that of a plain object). */
@@ -132,6 +138,12 @@ function writeSignals(source: SignalSource, facts: SignalFacts, score: TierScore
   }
   if (facts.numbers >= reasoningMarkers.minNumbers) signals.push(`numbers (${facts.numbers})`);
   if (facts.questions) signals.push(`questions (${facts.questionMarks})`);
+  if (facts.liftedToMedium) signals.push('no simple evidence → MEDIUM');
+  if (facts.learned !== undefined) signals.push(`learned term (${signed(facts.learned)})`);
+  if (facts.splitAt !== undefined && score.override === undefined) {
+    const side = (score.score ?? 0) >= facts.splitAt ? '≥' : '<';
+    signals.push(`split: score ${side} ${facts.splitAt} → ${score.tier}`);
+  }
   const overrides = options.overrides;
   if (score.override === 'huge-context') {
     const { minTokens } = overrides.hugeContext;
@@ -157,4 +169,8 @@ export function plural(count: number, noun: string): string {
 
 function fmtCount(weight: number): string {
   return Number.isInteger(weight) ? String(weight) : weight.toFixed(1);
+}
+
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
 }

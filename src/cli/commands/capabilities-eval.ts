@@ -8,6 +8,7 @@ import {
 import { Prematcher, type PrematcherOptions } from '../../capabilities/prematcher.js';
 import { CapabilityRegistry } from '../../capabilities/registry.js';
 import { InputError } from '../io.js';
+import { fraction, integer } from '../numbers.js';
 
 /**
  * `triage eval capabilities FILE.json`: measures the local pre-matcher on an intent data set in
@@ -77,20 +78,6 @@ interface EvalOptions {
   readonly margin?: number;
   readonly minCoverage?: number;
   readonly json?: boolean;
-}
-
-function integer(value: string): number {
-  const number = Number(value);
-  if (!(Number.isInteger(number) && number >= 1)) {
-    throw new InputError(`not a positive integer: ${value}`);
-  }
-  return number;
-}
-
-function fraction(value: string): number {
-  const number = Number(value);
-  if (!(number >= 0 && number <= 1)) throw new InputError(`not a number in [0, 1]: ${value}`);
-  return number;
 }
 
 function seeds(value: string): number[] {

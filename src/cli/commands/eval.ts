@@ -3,6 +3,7 @@ import { registerCapabilitiesEval } from './capabilities-eval.js';
 import { registerContextEval } from './context.js';
 import type { RegisterCommand } from './index.js';
 import { registerInjectionEval } from './inject.js';
+import { registerRoutingEval } from './routing-eval.js';
 import { registerTierEval } from './tier.js';
 
 /**
@@ -14,6 +15,7 @@ export const EVAL_KINDS: readonly RegisterCommand[] = [
   registerCapabilitiesEval,
   registerInjectionEval,
   registerTierEval,
+  registerRoutingEval,
 ];
 
 /** Registers `triage eval` and its kinds. */

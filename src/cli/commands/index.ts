@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerBench } from './bench.js';
+import { registerCalibrate } from './calibrate.js';
 import { registerCapabilities } from './capabilities.js';
 import { registerContext } from './context.js';
 import { registerEval } from './eval.js';
@@ -9,6 +10,7 @@ import { registerLlm } from './llm.js';
 import { registerPipeline } from './pipeline.js';
 import { registerServe } from './serve.js';
 import { registerTier } from './tier.js';
+import { registerTrain } from './train.js';
 
 /** Registers one subcommand on the program. Each subsystem adds its own in this folder. */
 export type RegisterCommand = (program: Command) => void;
@@ -23,6 +25,8 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerPipeline,
   registerInject,
   registerTier,
+  registerCalibrate,
+  registerTrain,
   registerBench,
   registerServe,
 ];

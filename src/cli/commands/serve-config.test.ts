@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PORT, tierModels } from '../../server/config.js';
+import { DEFAULT_PORT, tierModels, tierOptionsOf } from '../../server/config.js';
 import { findConfigFile, loadServerConfig } from './serve-config.js';
 
 describe('triage serve configuration files', () => {
@@ -29,6 +29,28 @@ describe('triage serve configuration files', () => {
   it('reads an empty file, or no file, as all defaults', () => {
     expect(loadServerConfig(write('empty.yaml', ''), {}).server.port).toBe(DEFAULT_PORT);
     expect(loadServerConfig(undefined, {}).server.port).toBe(DEFAULT_PORT);
+  });
+
+  it('reads trained weights named in the tier section, relative to the file', () => {
+    const weights = {
+      version: 1,
+      fittedTo: 'outcomes',
+      dimensions: { tokenCount: 0.5 },
+      boundaries: { MEDIUM: -1, COMPLEX: 0, REASONING: 1 },
+    };
+    mkdirSync(join(dir, 'models'), { recursive: true });
+    writeFileSync(join(dir, 'models', 'w.json'), JSON.stringify(weights));
+    const path = write(
+      'weights.yaml',
+      'tier:\n  weights: models/w.json\n  split: { threshold: 0.2 }\n',
+    );
+    const config = loadServerConfig(path, {});
+    expect(tierOptionsOf(config)).toMatchObject({ weights, split: { threshold: 0.2 } });
+    writeFileSync(join(dir, 'models', 'bad.json'), JSON.stringify({ ...weights, version: 3 }));
+    const bad = write('bad-weights.yaml', 'tier:\n  weights: models/bad.json\n');
+    expect(() => loadServerConfig(bad, {})).toThrow(/invalid .*models\/bad\.json: \/version/);
+    const missing = write('missing-weights.yaml', 'tier:\n  weights: models/none.json\n');
+    expect(() => loadServerConfig(missing, {})).toThrow(/cannot read .*none\.json: ENOENT/);
   });
 
   it('names the file of a syntax error', () => {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseServerConfig, type ServerConfig } from '../../server/config.js';
 import { readConfigFile } from '../io.js';
+import { withWeightsFile } from '../tier-config.js';
 
 /** File names looked for in the working directory when no configuration is named. */
 export const DEFAULT_CONFIG_FILES = ['triage.yaml', 'triage.yml', 'triage.json'] as const;
@@ -30,5 +31,12 @@ export function loadServerConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ServerConfig {
   if (path === undefined) return parseServerConfig({}, { env });
-  return parseServerConfig(readConfigFile(path) ?? {}, { source: `server config ${path}`, env });
+  const value = readConfigFile(path) ?? {};
+  // `tier.weights` may name a weights file, relative to the configuration file.
+  const tier = (value as { tier?: unknown } | null)?.tier;
+  const config =
+    tier === undefined
+      ? value
+      : { ...(value as object), tier: withWeightsFile(tier, dirname(path)) };
+  return parseServerConfig(config, { source: `server config ${path}`, env });
 }

@@ -96,7 +96,7 @@ describe('triage eval tier', () => {
       );
       const rows = file(
         'rows.jsonl',
-        `${JSON.stringify({ input: 'Write a poem about spring', expected: 'REASONING' })}\n`,
+        `${JSON.stringify({ input: 'What are the differences between TCP and UDP?', expected: 'REASONING' })}\n`,
       );
       expect(await cli('eval', 'tier', rows, '--json', '--llm', llm)).toBe(0);
       const report = JSON.parse(io.stdout());

@@ -5,30 +5,35 @@ import {
   isTier,
   TIERS,
   type TierDecision,
-  type TierOptionsInput,
   type TierRequest,
   type TierRouter,
 } from '../../tier/index.js';
 import { runClassificationEval } from '../eval-runner.js';
-import { InputError, readConfigFile, readTextArgument } from '../io.js';
+import { InputError, readTextArgument } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
+import {
+  addTierConfigOptions,
+  type TierConfigFlags,
+  tierOptionsFromFlags,
+} from '../tier-config.js';
 
 /** The options both commands share. */
-interface TierFlags extends LlmFlags {
-  readonly config?: string;
+interface TierFlags extends LlmFlags, TierConfigFlags {
   readonly json?: boolean;
 }
 
 function routerOptions(command: Command): Command {
-  return addLlmOptions(command, 'to turn on the LLM check of ambiguous prompts')
-    .option('--json', 'print one JSON object')
-    .option('--config <file>', 'tier router options (JSON or YAML)');
+  return addTierConfigOptions(
+    addLlmOptions(command, 'to turn on the LLM check of ambiguous prompts').option(
+      '--json',
+      'print one JSON object',
+    ),
+  );
 }
 
 /** Builds the router the flags describe, runs `work` with it, and closes the provider. */
 async function withRouter(flags: TierFlags, work: (router: TierRouter) => Promise<void>) {
-  const options =
-    flags.config === undefined ? {} : ((readConfigFile(flags.config) ?? {}) as TierOptionsInput);
+  const options = tierOptionsFromFlags(flags);
   await withLlmProvider(flags, (classifier) =>
     work(createTierRouter(options, classifier ? { classifier } : {})),
   );
