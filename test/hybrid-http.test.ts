@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KINDS, useFakeLlm } from '../src/llm/fake.test-helpers.js';
+import { KINDS, useFakeLlm, whenAbandonedClosed } from '../src/llm/fake.test-helpers.js';
 import type { HybridCase } from './hybrid-http.js';
 
 const modules = import.meta.glob<{ hybridConformance: HybridCase[] }>(
@@ -62,7 +62,7 @@ describe('hybrid decisions over HTTP', () => {
       expect(verdict).toMatchObject({ source: 'fallback', value: subject.fallback, cached: false });
       expect(verdict.reason).toMatch(subject.reasons.timeout);
       expect(decider.stats).toMatchObject({ llmCalls: 1, llmTimeouts: 1, fallbacks: 1 });
-      await llm.fake.whenAborted(1, 15_000);
+      await whenAbandonedClosed(llm.fake);
     });
 
     it.each([

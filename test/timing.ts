@@ -47,3 +47,13 @@ export function gate(): { readonly opened: Promise<void>; open(): void } {
 export async function until(ready: () => boolean): Promise<void> {
   while (!ready()) await new Promise((resolve) => setImmediate(resolve));
 }
+
+/** A function that tells whether `promise` has settled yet. */
+export function settled(promise: Promise<unknown>): () => boolean {
+  let done = false;
+  const mark = () => {
+    done = true;
+  };
+  promise.then(mark, mark);
+  return () => done;
+}

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ConfiguredProvider, createProvider } from '../llm/config.js';
+import { whenAbandonedClosed } from '../llm/fake.test-helpers.js';
 import type { FakeLlmServer, FakeReply, FakeRequest } from '../testing/index.js';
 import { startFakeLlm } from '../testing/index.js';
 import { runClassifierStep } from './agent/classifier-step.js';
@@ -157,7 +158,7 @@ describe('selection over HTTP', () => {
       ['send_email', 'timeout', true],
       ['calendar', 'timeout', true],
     ]);
-    await fake.whenAborted(3);
+    await whenAbandonedClosed(fake);
   });
 
   it('decides the clear cases locally and sends only the uncertain ones over the wire', async () => {

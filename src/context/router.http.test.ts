@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ConfiguredProvider, createProvider } from '../llm/config.js';
+import { whenAbandonedClosed } from '../llm/fake.test-helpers.js';
 import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
 import { GENERAL_CONTEXTUAL, PAGE_GROUNDED_DEFINITION, STANDALONE_DEFINITION } from './modes.js';
 import { ContextRouter } from './router.js';
@@ -100,6 +101,6 @@ describe('the context router over HTTP when the LLM never answers', () => {
       source: 'fallback',
       reason: 'fallback:llm_timeout(local=0.59)',
     });
-    await fake.whenAborted(1, 15_000);
+    await whenAbandonedClosed(fake);
   });
 });

@@ -69,3 +69,15 @@ export function useFakeLlm(): FakeLlmFixture {
   };
   return fixture;
 }
+
+/**
+ * Resolves once every chat request the fake server received has been closed by its client: what
+ * an abandoned call must do. On a loaded machine a short deadline can pass before the request is
+ * even sent; then there is nothing to close, and this resolves at once.
+ */
+export function whenAbandonedClosed(fake: FakeLlmServer, timeoutMs = 15_000): Promise<void> {
+  return fake.waitFor(
+    () => fake.chatRequests.every((request) => request.outcome === 'client-aborted'),
+    timeoutMs,
+  );
+}

@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { settlesWithin } from '../../test/timing.js';
+import { settled, settlesWithin, until } from '../../test/timing.js';
 import { createProvider } from './config.js';
 import { LlmHttpError, LlmNetworkError, LlmTimeoutError } from './errors.js';
-import { fakeProvider, KINDS, useFakeLlm } from './fake.test-helpers.js';
+import { fakeProvider, KINDS, useFakeLlm, whenAbandonedClosed } from './fake.test-helpers.js';
 
 const llm = useFakeLlm();
 
@@ -22,10 +22,13 @@ async function timed(call: () => Promise<unknown>): Promise<{ error: unknown; ms
 
 /**
  * Upper time bounds are checked with `settlesWithin` (test/timing.ts), started once the request
- * has reached the fake server (the call's deadline is armed by then): it holds however busy the
- * machine is, while a missing or longer deadline still fails it.
+ * has reached the fake server or the call has ended (either way its deadline is armed by then):
+ * it holds however busy the machine is, while a missing or longer deadline still fails it.
  */
-const atServer = (count = 1) => llm.fake.whenRequests(count, 15_000);
+const armed = (call: Promise<unknown>) => {
+  const done = settled(call);
+  return until(() => done() || llm.fake.chatRequests.length > 0);
+};
 
 describe.each(KINDS)('%s: strict timeouts', (kind) => {
   const timeoutMs = 150;
@@ -42,14 +45,14 @@ describe.each(KINDS)('%s: strict timeouts', (kind) => {
     const provider = fakeProvider(kind, llm.fake, { timeoutMs, maxRetries: 3 });
     try {
       const call = timed(() => provider.complete(ask));
-      await atServer();
+      await armed(call);
       expect(await settlesWithin(call, timeoutMs + 50)).toBe(true);
       const { error, ms } = await call;
       expect(error).toBeInstanceOf(LlmTimeoutError);
       expect(error).toMatchObject({ code: 'llm_timeout', timeoutMs, provider: `fake-${kind}` });
       expect(ms).toBeGreaterThanOrEqual(timeoutMs - 1);
       // The abandoned request is really cancelled: the server sees the connection close.
-      await llm.fake.whenAborted(1, 15_000);
+      await whenAbandonedClosed(llm.fake);
       expect(provider.stats).toMatchObject({ timeouts: 1, attempts: 1 });
     } finally {
       await provider.close();
@@ -137,7 +140,7 @@ describe('retries', () => {
       retryMaxMs: 100,
     });
     const call = timed(() => provider.complete(ask));
-    await atServer();
+    await armed(call);
     expect(await settlesWithin(call, 1050)).toBe(true);
     const { error } = await call;
     // Out of time either mid-attempt (a timeout) or before a retry could fit (the last 500).
@@ -193,7 +196,7 @@ describe('cancellation', () => {
     llm.fake.reply({ hang: true });
     const provider = fakeProvider('ollama', llm.fake, { timeoutMs: 10_000 });
     const call = timed(() => provider.complete({ ...ask, timeoutMs: 60 }));
-    await atServer();
+    await armed(call);
     expect(await settlesWithin(call, 110)).toBe(true);
     expect((await call).error).toMatchObject({ timeoutMs: 60 });
     await provider.close();

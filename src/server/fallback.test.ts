@@ -86,16 +86,18 @@ describe('fallback before the first byte, at the deadline', () => {
   let h: Harness;
   beforeAll(async () => {
     // Only the models that hang or stall in these tests have a short deadline; the ones that
-    // answer have the provider's, far more than a busy machine needs.
-    const fast = (model: string) => ({ provider: 'fake', model, timeoutMs: 300 });
+    // answer have the provider's, far more than a busy machine needs. mid-a's request must reach
+    // the server before its deadline for the stall to be tested: a second leaves a busy machine
+    // time to send it.
+    const short = (model: string, timeoutMs: number) => ({ provider: 'fake', model, timeoutMs });
     h = await startHarness({
       config: (baseUrl) => ({
         providers: { fake: { baseUrl, timeoutMs: 10_000 } },
         tiers: {
           SIMPLE: ['fake/small'],
-          MEDIUM: [fast('mid-a'), 'fake/mid-b'],
-          COMPLEX: [fast('big')],
-          REASONING: [fast('think')],
+          MEDIUM: [short('mid-a', 1000), 'fake/mid-b'],
+          COMPLEX: [short('big', 300)],
+          REASONING: [short('think', 300)],
         },
       }),
     });
@@ -113,8 +115,12 @@ describe('fallback before the first byte, at the deadline', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text).choices[0].message.content).toBe('after the hang');
     // The hung request was cancelled, not left open.
-    await h.fake.whenAborted(1);
-    expect(h.fake.chatRequests[0]?.outcome).toBe('client-aborted');
+    await h.fake.waitFor(
+      () =>
+        h.fake.chatRequests[0]?.model === 'mid-a' &&
+        h.fake.chatRequests[0].outcome === 'client-aborted',
+      15_000,
+    );
   });
 
   it('falls back from a stream that sends headers but no event before the timeout', async () => {
