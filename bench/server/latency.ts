@@ -4,11 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { type Dispatcher, Pool } from 'undici';
 import { summarise } from '../../src/core/benchmark.js';
 import type { ChildUsage } from './child.js';
+import { measureThroughput, printThroughput, type ThroughputRow } from './throughput.js';
 
 /**
- * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]`:
- * the latency triage adds over calling the upstream directly, in one run against the same fake
- * upstream on loopback.
+ * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]
+ * [--workers 1,2] [--throughput-seconds 5] [--concurrency 64] [--throughput-only]
+ * [--no-throughput]`: the latency triage adds over calling the upstream directly, in one run
+ * against the same fake upstream on loopback; then the throughput at saturation of
+ * `triage serve --workers N` for each N (`throughput.ts`).
  *
  * Separate processes, as in production: the fake upstream (`upstream.ts`), the routing server
  * (logs on, to standard output), a bare Node proxy for scale (`bare-proxy.ts`: the cost of the hop
@@ -39,6 +42,12 @@ interface Options {
   readonly streamRate: number;
   readonly logLevel: string;
   readonly pin: boolean;
+  /** Measure latency (the paired phases); false with `--throughput-only`. */
+  readonly latency: boolean;
+  /** Worker counts measured at saturation (`--workers 1,2`); none with `--no-throughput`. */
+  readonly workers: readonly number[];
+  readonly throughputSeconds: number;
+  readonly concurrency: number;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -54,6 +63,12 @@ function parseArgs(argv: readonly string[]): Options {
     streamRate: Number(value('--stream-rate', '200')),
     logLevel: value('--log-level', 'info'),
     pin: !argv.includes('--no-pin'),
+    latency: !argv.includes('--throughput-only'),
+    workers: argv.includes('--no-throughput')
+      ? []
+      : value('--workers', '1,2').split(',').map(Number),
+    throughputSeconds: Number(value('--throughput-seconds', '5')),
+    concurrency: Number(value('--concurrency', '64')),
   };
 }
 
@@ -410,28 +425,47 @@ async function main(): Promise<void> {
   });
   const fake = usageOf(upstream.child);
   const rows: Row[] = [];
+  let throughput: ThroughputRow[] = [];
   try {
-    for (const rate of options.rates) {
+    for (const rate of options.latency ? options.rates : []) {
       const row = await measure('chat completion', targetsFor(false), rate, options, false, fake);
       rows.push(row);
       if (!options.json) print(row);
     }
-    const ttfb = await measure(
-      'stream first byte',
-      targetsFor(true),
-      options.streamRate,
-      options,
-      true,
-      fake,
-    );
-    rows.push(ttfb);
-    if (!options.json) print(ttfb);
+    if (options.latency) {
+      const ttfb = await measure(
+        'stream first byte',
+        targetsFor(true),
+        options.streamRate,
+        options,
+        true,
+        fake,
+      );
+      rows.push(ttfb);
+      if (!options.json) print(ttfb);
+    }
+    if (options.workers.length > 0) {
+      throughput = await measureThroughput(
+        {
+          upstreamPort: upstream.port,
+          upstream: upstream.child,
+          workers: options.workers,
+          seconds: options.throughputSeconds,
+          concurrency: options.concurrency,
+          logLevel: options.logLevel,
+          pin: options.pin,
+        },
+        requestBody('auto', false),
+        async () => (await fake()).cpuUs,
+      );
+      if (!options.json) printThroughput(throughput);
+    }
   } finally {
     await Promise.all(Object.values(pools).map((p) => p.close()));
     for (const child of [triage.child, bare.child, upstream.child]) child.disconnect();
   }
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ layout, results: rows }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ layout, results: rows, throughput }, null, 2)}\n`);
   }
 }
 

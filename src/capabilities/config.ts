@@ -20,16 +20,23 @@ export const PrematcherConfigSchema = Type.Object(
     noBelow: Type.Optional(Fraction),
     yesAbove: Type.Optional(Fraction),
     margin: Type.Optional(Fraction),
+    yesCoverage: Type.Optional(Fraction),
     minCoverage: Type.Optional(Fraction),
     guessAbove: Type.Optional(Fraction),
     guessWithin: Type.Optional(Fraction),
+    alsoAbove: Type.Optional(Fraction),
+    alsoShare: Type.Optional(Fraction),
+    alsoRatio: Type.Optional(Fraction),
     wordWeight: Type.Optional(Fraction),
+    guideWeight: Type.Optional(Fraction),
+    discriminatorWeight: Type.Optional(Fraction),
     features: Type.Optional(
       Type.Object(
         {
           minGram: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
           maxGram: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
           maxChars: Type.Optional(Type.Integer({ minimum: 1 })),
+          english: Type.Optional(Type.Boolean()),
         },
         { additionalProperties: false },
       ),

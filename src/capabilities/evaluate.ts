@@ -34,7 +34,7 @@ export interface PrematcherEvaluation {
   readonly llmCallsPerTask: number;
   /** LLM calls per task saved versus one call per capability. */
   readonly llmCallsSavedPerTask: number;
-  /** Tasks whose first expected capability has the highest similarity (tasks with one). */
+  /** Tasks whose first expected capability ranks first (tasks with one; see `CapabilityMatch.rank`). */
   readonly top1Accuracy: number;
   /**
    * Tasks whose selection would be exactly right if the LLM answered every uncertain capability
@@ -88,7 +88,7 @@ export function evaluatePrematcher(
       }
       if (match.value !== wanted) alone = false;
       // No similarity at all is no prediction (not a win for whichever capability comes first).
-      if (match.score > 0 && (best < 0 || match.score > matches[best]!.score)) best = i;
+      if (match.score > 0 && (best < 0 || match.rank > matches[best]!.rank)) best = i;
     });
     if (perfect) exactPerfect++;
     if (alone) exactAlone++;

@@ -88,9 +88,10 @@ describe('Prematcher', () => {
   it('decides a near copy of an example locally and rules out unrelated capabilities', () => {
     expect(verdicts("What's the weather like in Paris today?")).toEqual({
       current_weather: 'yes',
-      send_email: 'uncertain',
+      send_email: 'no',
       calendar: 'no',
     });
+    // "Dave" and "Monday" are in no example, but they name what "Carol" and "Friday" name.
     expect(verdicts('Schedule a meeting with Dave on Monday')).toMatchObject({
       calendar: 'yes',
       current_weather: 'no',
@@ -103,11 +104,12 @@ describe('Prematcher', () => {
     expect(weather.reason).toMatch(/counter-examples/);
   });
 
-  it('leaves a task needing two capabilities to the LLM', () => {
-    expect(verdicts('Email Bob the weather forecast for tomorrow')).toMatchObject({
-      current_weather: 'uncertain',
-      send_email: 'uncertain',
-    });
+  it('rules out neither part of a task that needs two capabilities', () => {
+    const result = prematcher.match('Email Bob the weather forecast for tomorrow');
+    const [weather, email] = result.matches;
+    expect(weather).toMatchObject({ name: 'current_weather', value: true });
+    expect(weather!.decision).not.toBe('no');
+    expect(email).toMatchObject({ name: 'send_email', decision: 'uncertain' });
   });
 
   it('decides nothing on a task whose wording the examples do not cover', () => {
@@ -116,6 +118,7 @@ describe('Prematcher', () => {
       expect(result.coverage).toBeLessThan(prematcher.options.minCoverage);
       expect(result.matches.every((m) => m.decision === 'uncertain')).toBe(true);
       expect(result.matches[0]!.reason).toMatch(/wording appears in the examples/);
+      expect(result.matches.every((m) => m.value === false)).toBe(true);
     }
   });
 
@@ -172,5 +175,110 @@ describe('Prematcher', () => {
 
   it('has no capabilities to decide on in an empty registry', () => {
     expect(new Prematcher([]).match('anything').matches).toEqual([]);
+  });
+});
+
+describe('Prematcher reading English', () => {
+  const shop = new Prematcher(
+    new CapabilityRegistry([
+      {
+        name: 'order_food',
+        description: 'Orders meals for delivery.',
+        guide: {
+          instructions: 'Use for food orders.',
+          examples: [
+            { query: 'Order a pizza for dinner', result: true },
+            { query: 'Get me sushi delivered tonight', result: true },
+          ],
+        },
+      },
+      {
+        name: 'book_travel',
+        description: 'Books trips.',
+        guide: {
+          instructions: 'Use for travel bookings.',
+          examples: [
+            { query: 'Book a flight to Rome', result: true },
+            { query: 'Reserve a hotel room in Paris', result: true },
+          ],
+        },
+      },
+      {
+        name: 'music',
+        description: 'Plays songs.',
+        guide: {
+          instructions: 'Use for music.',
+          examples: [{ query: 'Play some jazz', result: true }],
+        },
+      },
+    ]).all(),
+  );
+  const best = (task: string) => [...shop.match(task).matches].sort((a, b) => b.rank - a.rank)[0]!;
+
+  it('meets a word of the same meaning, and says which', () => {
+    const match = best('Purchase a pizza');
+    expect(match.name).toBe('order_food');
+    expect(match.evidence).toContainEqual(
+      expect.objectContaining({ word: 'purchase', matched: 'order', kind: 'concept' }),
+    );
+    expect(match.reason).toContain('"purchase" ~ "order"');
+    expect(match.reason).toContain('as in "Order a pizza for dinner"');
+  });
+
+  it('meets another form of a word (plurals, tenses, irregular verbs)', () => {
+    const match = best("I'm booking flights to Madrid");
+    expect(match.name).toBe('book_travel');
+    expect(match.evidence).toContainEqual(
+      expect.objectContaining({ word: 'booking', matched: 'book', kind: 'form' }),
+    );
+    expect(match.evidence).toContainEqual(
+      expect.objectContaining({ word: 'flights', matched: 'flight', kind: 'form' }),
+    );
+    expect(best('I bought a pizza yesterday').evidence).toContainEqual(
+      expect.objectContaining({ word: 'bought', kind: 'concept' }),
+    );
+  });
+
+  it('reads words as they are with english: false', () => {
+    const plain = new Prematcher(classifiable, { features: { english: false } });
+    const match = plain.match('Booking flights').matches;
+    expect(match.every((m) => m.evidence.every((e) => e.kind === 'word'))).toBe(true);
+  });
+
+  it('gives each capability its own reason, with its own evidence', () => {
+    const reasons = prematcher.match('Email Bob the weather forecast for tomorrow').matches;
+    expect(new Set(reasons.map((m) => m.reason)).size).toBe(reasons.length);
+    expect(reasons[1]!.reason).toContain(
+      '"email", "bob" as in "Send an email to Bob about the meeting"',
+    );
+  });
+});
+
+describe('the README example registry (examples/capabilities.yaml)', () => {
+  const example = CapabilityRegistry.fromFile(
+    fileURLToPath(new URL('../../examples/capabilities.yaml', import.meta.url)),
+  );
+  const matcher = new Prematcher(example.all().filter((c) => !c.alwaysActive));
+
+  it('guesses both capabilities "Email Bob the forecast" needs, without an LLM', () => {
+    const matches = matcher.match('Email Bob the forecast').matches;
+    const chosen = matches.filter((m) => m.value).map((m) => m.name);
+    expect(chosen.sort()).toEqual(['current_weather', 'send_email']);
+    const byName = Object.fromEntries(matches.map((m) => [m.name, m]));
+    expect(byName.current_weather!.reason).toMatch(/"forecast" ~ "forecasts" in its description/);
+    expect(byName.send_email!.reason).toMatch(/explains what the best capability leaves/);
+    expect(byName.send_email!.reason).toMatch(/"email", "bob" as in "Send an email to Bob/);
+    expect(new Set(matches.map((m) => m.reason)).size).toBe(matches.length);
+  });
+
+  it('guesses one capability for a task that needs one', () => {
+    for (const [task, name] of [
+      ['Remind me to pay the rent on Friday', 'reminders'],
+      ["What's the weather like in Rome?", 'current_weather'],
+      ['Find reviews of the new iPhone', 'web_search'],
+    ] as const) {
+      const chosen = matcher.match(task).matches.filter((m) => m.value);
+      expect(chosen.map((m) => m.name)).toEqual([name]);
+    }
   });
 });

@@ -164,7 +164,9 @@ describe('selection over HTTP', () => {
   it('decides the clear cases locally and sends only the uncertain ones over the wire', async () => {
     fake.reply(answering([]));
     const selector = new CapabilitySelector({ registry: registry(), provider: provider() });
-    const selection = await selector.select("What's the weather like in Paris today?");
+    const selection = await selector.select(
+      "What's the weather like in Paris today, and reply to Alice",
+    );
     expect(selection.selected).toEqual(['respond', 'current_weather']);
     expect(fake.chatRequests.map(capabilityOf)).toEqual(['send_email']);
   });

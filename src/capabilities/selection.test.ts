@@ -40,7 +40,9 @@ describe('CapabilitySelector', () => {
   it('decides the clear cases locally and asks the LLM only about the rest', async () => {
     const provider = new ScriptedProvider(answers([]));
     const selector = new CapabilitySelector({ registry: registry(), provider });
-    const selection = await selector.select("What's the weather like in Paris today?");
+    const selection = await selector.select(
+      "What's the weather like in Paris today, and reply to Alice",
+    );
     expect(sources(selection)).toEqual({
       respond: 'always-active',
       current_weather: 'local',

@@ -79,7 +79,7 @@ describe('contextRouterConfig', () => {
       historyTurnWindow: 0,
       turnInstruction: null,
     });
-    const route = new LocalContextRouter(config).route('Why this segfault?');
+    const route = new LocalContextRouter(config).route('A segfault in this loop');
     expect(route.mode).toBe('code_help');
     expect(route.policy.maxSentences).toBe(5);
   });

@@ -1,5 +1,6 @@
 /** The context-policy router (document 004): question modes, context policies, sentence cap. */
 export { contextRouterConfig, defaultContextRouterConfig } from './config.js';
+export { documentContextRouterConfig } from './document-config.js';
 export {
   type AvailableContext,
   historyWindow,
@@ -18,7 +19,10 @@ export {
 export {
   DEFAULT_FEATURES,
   DEFAULT_MODES,
+  DEFAULT_SCORES,
   type DefaultContextMode,
+  DOCUMENT_FEATURES,
+  DOCUMENT_SCORES,
   GENERAL_CONTEXTUAL,
   PAGE_GROUNDED_DEFINITION,
   STANDALONE_DEFINITION,
@@ -61,4 +65,4 @@ export {
   splitSentences,
 } from './sentences.js';
 export { MAX_SEQUENCE_ATTEMPTS, SignalMatcher } from './signal-matcher.js';
-export { DEFAULT_SIGNALS } from './signals.js';
+export { DEFAULT_SIGNALS, DOCUMENT_SIGNALS } from './signals.js';

@@ -1,20 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { documentContextRouterConfig } from './document-config.js';
 import { LocalContextRouter } from './local-router.js';
 import { GENERAL_CONTEXTUAL, PAGE_GROUNDED_DEFINITION, STANDALONE_DEFINITION } from './modes.js';
 import { confidenceFromScores } from './scoring.js';
-import { DOCUMENT_SIGNALS } from './signals.js';
 
 const router = new LocalContextRouter();
-const documentRouter = new LocalContextRouter({ signals: DOCUMENT_SIGNALS });
+const documentRouter = new LocalContextRouter(documentContextRouterConfig());
 
 /** Document 004's confidence, written out independently of the implementation. */
 const confidence = (top: number, second: number) =>
   Math.min(0.99, 0.5 + (top - second) / (top + second + 1e-6));
 
-describe('the local router on document 004’s examples (scores per the formulas, SPEC-NOTES)', () => {
+describe('the document’s router on its examples (scores per the formulas, SPEC-NOTES)', () => {
   it('example 1: "Define macroeconomics very concisely" is a confident standalone definition', () => {
-    const route = router.route('Define macroeconomics very concisely');
+    const route = documentRouter.route('Define macroeconomics very concisely');
     expect(route.signals).toEqual(['definition', 'concision']);
     // definition = 0.55 + 0.16; standalone = 0.71 × 1.12 + 0.08; page definition = (0.71 − 0.60) × 1.25
     expect(route.scores[STANDALONE_DEFINITION]).toBeCloseTo(0.71 * 1.12 + 0.08, 10);
@@ -26,7 +26,9 @@ describe('the local router on document 004’s examples (scores per the formulas
   });
 
   it('example 2: the far-right definition is page grounded, but too close to call locally', () => {
-    const route = router.route('Explain what complexity means in the definition on the far right');
+    const route = documentRouter.route(
+      'Explain what complexity means in the definition on the far right',
+    );
     expect(route.signals).toEqual(['definition', 'explain', 'doc_ref', 'spatial', 'on_page']);
     // definition = 0.73, page = 0.30 + 0.25 + 0.24 = 0.79
     const standalone = 0.73 * 1.12 - 0.79 * 0.68;
@@ -41,7 +43,7 @@ describe('the local router on document 004’s examples (scores per the formulas
   });
 
   it('example 3: "What does this section mean?" is confidently general contextual', () => {
-    const route = router.route('What does this section mean?');
+    const route = documentRouter.route('What does this section mean?');
     expect(route.signals).toEqual(['definition', 'doc_ref', 'deictic', 'general']);
     const page = 0.3 + 0.22;
     const contextual = 0.24 + 0.44 + 0.16 + 0.1 + page * 0.7;
@@ -52,7 +54,7 @@ describe('the local router on document 004’s examples (scores per the formulas
   });
 
   it('example 4: "Is that important?" goes to general contextual (by the formulas, locally)', () => {
-    const route = router.route('Is that important?');
+    const route = documentRouter.route('Is that important?');
     expect(route.signals).toEqual(['deictic']);
     expect(route.scores[STANDALONE_DEFINITION]).toBeCloseTo(-0.22 * 0.68, 10);
     expect(route.scores[GENERAL_CONTEXTUAL]).toBeCloseTo(0.24 + 0.16 + 0.22 * 0.7, 10);
@@ -77,22 +79,72 @@ describe('the local router on document 004’s examples (scores per the formulas
         if (route.confident) expect(route.mode, question).toBe(mode);
       }
     }
-    // The standalone and general examples are all decided locally.
+    // The default router decides all but one of them locally (the document's, none of the
+    // page-grounded ones).
+    const local = examples.filter(([question]) => router.route(question).confident);
+    expect(local.length).toBeGreaterThanOrEqual(examples.length - 1);
     for (const [question, mode] of examples.filter(([, m]) => m !== PAGE_GROUNDED_DEFINITION)) {
-      expect(router.route(question)).toMatchObject({ mode, confident: true });
+      expect(documentRouter.route(question)).toMatchObject({ mode, confident: true });
+    }
+  });
+});
+
+describe('the default router: page-grounded definitions decided locally', () => {
+  it('decides a definition of a term placed on the page, and says why', () => {
+    for (const question of [
+      'What does the term in the top left mean?',
+      'Explain what complexity means in the definition on the far right',
+      'What does this symbol mean in the equation?',
+      'Define the highlighted word.',
+      'What is the acronym in the upper right corner?',
+      'Explain the term in the caption of figure 2.',
+    ]) {
+      expect(router.route(question), question).toMatchObject({
+        mode: PAGE_GROUNDED_DEFINITION,
+        confident: true,
+      });
+    }
+    const explained = router.explain('What does the word in bold at the top of the page mean?');
+    expect(explained.evidence).toMatchObject({ term_ref: ['word'], marker: ['bold'] });
+  });
+
+  it('keeps a definition with no page reference standalone, even of "the word"', () => {
+    for (const question of [
+      'What does the word "ephemeral" mean?',
+      'Define the term elasticity of demand.',
+      'What is the definition of a vector space?',
+    ]) {
+      expect(router.route(question), question).toMatchObject({
+        mode: STANDALONE_DEFINITION,
+        confident: true,
+      });
+    }
+  });
+
+  it('sends what a region means, why and how, follow-ups and tasks to general contextual', () => {
+    for (const question of [
+      'What does this section mean?',
+      'What is the main idea of this chapter?',
+      'Why does the author reject the first hypothesis?',
+      'How does this relate to the previous chapter?',
+      'Go on.',
+      'Quiz me on this page.',
+    ]) {
+      expect(router.route(question), question).toMatchObject({
+        mode: GENERAL_CONTEXTUAL,
+        confident: true,
+      });
     }
   });
 });
 
 describe('SPEC-NOTES corrections', () => {
   it('treats "nothing matched" as low confidence, not 0.99', () => {
-    const route = router.route('Can you clarify?');
+    const route = router.route('Hmm?');
     expect(route.signals).toEqual([]);
     expect(route.confidence).toBe(0.34);
     expect(route.confident).toBe(false);
-    expect(new LocalContextRouter({ noSignalConfidence: 0.1 }).route('Go on.').confidence).toBe(
-      0.1,
-    );
+    expect(new LocalContextRouter({ noSignalConfidence: 0.1 }).route('Hmm.').confidence).toBe(0.1);
   });
 
   it('counts each signal once, however often it occurs', () => {
@@ -153,7 +205,13 @@ describe('the signals', () => {
       expect(router.route(question), question).toMatchObject({ mode, confident: true });
     }
     const page = router.explain('Что означает термин справа на странице?');
-    expect(Object.keys(page.evidence)).toEqual(['definition', 'doc_ref', 'spatial', 'on_page']);
+    expect(Object.keys(page.evidence)).toEqual([
+      'definition',
+      'doc_ref',
+      'spatial',
+      'on_page',
+      'term_ref',
+    ]);
     expect(page.mode).toBe(PAGE_GROUNDED_DEFINITION);
   });
 
@@ -164,7 +222,7 @@ describe('the signals', () => {
   });
 
   it('explains what fired and the intermediate scores', () => {
-    const explained = router.explain(
+    const explained = documentRouter.explain(
       'Explain what complexity means in the definition on the far right',
     );
     expect(explained.evidence).toEqual({
@@ -188,7 +246,10 @@ describe('input limits', () => {
 
   it('reads only the first maxQuestionChars of a question', () => {
     const short = new LocalContextRouter({ maxQuestionChars: 20 });
-    expect(short.route('Is that important? Define entropy briefly').signals).toEqual(['deictic']);
+    expect(short.route('Is that important? Define entropy briefly').signals).toEqual([
+      'deictic',
+      'reasoning',
+    ]);
     expect(router.route('Is that important? Define entropy briefly').signals).toContain(
       'definition',
     );

@@ -38,7 +38,7 @@ function provider(kind: (typeof KINDS)[number], extra: Record<string, unknown> =
 
 /** Tests not about the deadline give a busy CI machine more than document 004's 350 ms. */
 const patient = { llm: { timeoutMs: 5_000 } };
-const UNSURE = 'What does the term on the far right mean?'; // local: general contextual, 0.59
+const UNSURE = 'What does the arrow in the diagram mean?'; // local: general contextual, 0.54
 const SURE = 'Define macroeconomics very concisely';
 const verdict = (mode: string, confidence: number, reason = 'page location') => ({
   json: { mode, confidence, reason },
@@ -81,7 +81,7 @@ describe.each(KINDS)('the context router over HTTP (%s)', (kind) => {
       mode: STANDALONE_DEFINITION,
       source: 'fallback',
       confidence: 0.5,
-      reason: 'fallback:low_conf(local=0.59,llm=0.60)',
+      reason: 'fallback:low_conf(local=0.54,llm=0.60)',
     });
   });
 });
@@ -99,7 +99,7 @@ describe('the context router over HTTP when the LLM never answers', () => {
     expect(decision).toMatchObject({
       mode: STANDALONE_DEFINITION,
       source: 'fallback',
-      reason: 'fallback:llm_timeout(local=0.59)',
+      reason: 'fallback:llm_timeout(local=0.54)',
     });
     await whenAbandonedClosed(fake);
   });

@@ -68,9 +68,7 @@ const VARIANTS: Readonly<Record<string, SignalSpec>> = {
     sequences: [{ parts: [['what do'], ['mean']] }, { parts: [['what (does|do)'], ['stand for']] }],
   },
   doc_ref: {
-    phrases: [
-      '(pages|papers|books|texts|paragraphs|sections|definitions|figures|tables|equations)',
-    ],
+    phrases: ['(pages|papers|books|texts|paragraphs|sections|figures|tables|equations)'],
     sequences: [],
   },
   deictic: { phrases: ['(these|those)'], sequences: [] },
@@ -270,10 +268,191 @@ const OTHER_LANGUAGES: Readonly<Record<string, SignalSpec>> = {
   },
 };
 
-/** The default signals: the document's, their grammatical variants, and nine more languages. */
+/**
+ * What the document's signals cannot tell apart, as signals of their own (beyond the document):
+ * whether the question asks about a *term* ("the word", "this symbol", "the acronym") or a
+ * *region* of the page ("this section", "the graph"), whether the term is singled out on the page
+ * ("highlighted", "in bold", "circled"), or placed on it ("in the caption", "the first equation",
+ * "in this context", "as the book defines it"), and what asks for more than a definition (why
+ * and how, what a passage is about, a follow-up, a task such as a quiz). A definition of a term
+ * that is placed on the page is page grounded; a definition of a region, or anything else about
+ * it, is general contextual.
+ */
+const GROUNDING: Readonly<Record<string, SignalSpec>> = {
+  definition: {
+    phrases: [
+      'meant by',
+      'mean by',
+      '(refer|refers|referring) to',
+      '(represent|represents|stand for|stands for|denote|denotes|signify|signifies)',
+      '(defined|defines|defining)',
+      'quiere decir',
+      'veut dire',
+    ],
+    sequences: [
+      { parts: [['what (is|are|was|were)'], ['called']], maxGap: 4 },
+      { parts: [['what'], ['(mean|means|meaning)']], maxGap: 6 },
+    ],
+  },
+  explain: { phrases: ['(explains|explaining|clarify|describe)'], sequences: [] },
+  term_ref: {
+    phrases: [
+      '(term|terms|word|words|symbol|symbols|acronym|acronyms|abbreviation|abbreviations)',
+      '(phrase|phrases|label|labels|variable|variables|notation|notations|letter|letters)',
+      '(unit|units|keyword|keywords|jargon|concept|concepts|subscript|superscript|sign|icon)',
+      '(coefficient|constant|parameter|character|characters|greek letter|definition|definitions)',
+      // es, pt, fr, de, ru, zh, ja, ko, ar
+      '(termino|palabra|simbolo|sigla|abreviatura|concepto|variable)',
+      '(termo|palavra|sigla|abreviacao|conceito)',
+      '(terme|mot|symbole|sigle|abreviation|notion)',
+      '(begriff|wort|symbol|abkurzung|variable|zeichen)',
+      '(термин*|слово|слова|символ*|аббревиатур*|обозначени*|понятие)',
+      '词',
+      '术语',
+      '符号',
+      '单词',
+      '用語',
+      '単語',
+      '記号',
+      '言葉',
+      '(단어*|용어*|기호*)',
+      '(*مصطلح|*كلمة|*رمز)',
+    ],
+    sequences: [],
+  },
+  marker: {
+    phrases: [
+      '(highlighted|highlight|bold|bolded|underlined|underline|italic|italics|italicized|italicised)',
+      '(circled|boxed|starred|marked|shaded|colored|coloured|capitalized|capitalised)',
+      'in (red|blue|yellow|green|quotes)',
+      '(subrayad*|resaltad*|negrita|cursiva|souligne|surligne|en gras|unterstrichen|markiert)',
+      '(подчеркнут*|выделенн*)',
+      '下划线',
+      '高亮',
+      '加粗',
+      '下線',
+      '太字',
+      '(밑줄*|굵은)',
+    ],
+    sequences: [],
+  },
+  location: {
+    phrases: [
+      '(corner|margin|margins|caption|captions|footnote|footnotes|header|heading|headings|title)',
+      '(sidebar|box|column|columns|row|rows|axis|legend|slide|slides|cell|arrow|(in|on) line)',
+      '(diagram|diagrams|chart|charts|graph|graphs|picture|image|illustration|list|bullet|panel)',
+      '(next to|beside|near the|close to|at the end of|at the start of|in the middle of)',
+      '(columna|esquina|grafico|diagrama|coluna|canto|legende|colonne|spalte|ecke|diagramm)',
+      '(столб*|угл*|график*|диаграмм*)',
+      '角',
+      '栏',
+      '图',
+      '欄',
+      '(모서리*|열)',
+    ],
+    sequences: [
+      {
+        parts: [
+          ['(first|second|third|fourth|fifth|last|final|next|previous|top|bottom|left|right)'],
+          [
+            '(term|word|symbol|line|paragraph|sentence|equation|formula|column|row|box|figure|table|item|entry|heading|page)',
+          ],
+        ],
+        maxGap: 1,
+      },
+    ],
+  },
+  grounding: {
+    phrases: [
+      '(in|within) (this|that|the) context',
+      'in context',
+      'as used',
+      'as defined',
+      'as (the|this) (book|text|author|paper|chapter|article|passage|lecture) (defines|uses|puts)',
+      '(defined|used|mentioned|introduced) (in|on|here|above|below)',
+      'according to (the|this) (text|author|book|passage|paper|article|chapter|reading|page)',
+      '(in|on|from|of) (this|that|these|those) (page|pages|paragraph|section|chapter|passage|text|book|sentence|reading|article|equation|formula|figure|table|diagram|graph|chart|slide|excerpt|document|list|box|line)',
+      '(in|on) the (text|book|reading|passage|lecture|slides|handout|article|paper)',
+      'the author',
+      '(en este|en esta|dans ce|dans cette|in diesem|in dieser|в этом|в этой)',
+    ],
+    sequences: [],
+  },
+  region: {
+    phrases: [
+      '(page|pages|paragraph|paragraphs|section|sections|chapter|chapters|passage|passages)',
+      '(text|book|article|paper|story|scene|poem|proof|derivation|argument|experiment|example)',
+      '(figure|figures|graph|graphs|diagram|diagrams|chart|charts|table|tables|picture|image)',
+      '(capitulo|seccion|parrafo|pagina|chapitre|passage|kapitel|abschnitt|глав*|абзац*|раздел*)',
+      '章',
+      '段落',
+      '(장|섹션*|문단*)',
+    ],
+    sequences: [],
+  },
+  about: {
+    phrases: [
+      'about',
+      '(main|key|central|overall) (idea|ideas|point|points|argument|message|theme|claim|takeaway|takeaways)',
+      '(takeaway|takeaways|gist|overview|theme|themes|purpose|conclusion|conclusions|outline|tone)',
+      '(trying to say|going on|is happening|are happening|happens|happened)',
+      '(de que trata|trata de|de quoi parle|worum geht|о чем|讲什么|关于|について|에 대해)',
+      '(hauptaussage|idea principal|idee principale|основная мысль)',
+    ],
+    sequences: [],
+  },
+  reasoning: {
+    phrases: [
+      '(why|how come|what if|would happen|relate|relates|relationship|connect|connects|connection)',
+      '(compare|comparison|contrast|contradict|contradicts|support|supports|justify|justified)',
+      '(valid|prove|solve|solution|assumption|assumptions|evidence|reasoning|mistake|important)',
+      '(strengths|weaknesses|matter|matters|significance|implication|implications|apply|used in practice)',
+      '(por que|porque|pourquoi|warum|почему|зачем|为什么|なぜ|どうして|왜|لماذا)',
+    ],
+    sequences: [
+      { parts: [['how'], ['(does|do|did|would|can|could|is|are|should|will)']], maxGap: 0 },
+    ],
+  },
+  followup: {
+    phrases: [
+      '(go on|continue|keep going|tell me more|and then|what else|expand on|elaborate|more detail)',
+      '(in detail|again|what about|thanks|thank you|ok|okay)',
+    ],
+    sequences: [],
+  },
+  task: {
+    phrases: [
+      '(summary|summarize|summarise|quiz|flashcards|flashcard|translate|rewrite|simplify|outline)',
+      '(check my|check whether|check if|help me|exam|study|remember|focus|homework|exercise)',
+      '(problem|problems|practice|test myself|step by step|walk me through|like i m five|gist)',
+      '(questions|question) (to|for|about|might|on)',
+      '(resuma|resumen|resume|resumez|zusammenfass*|erklare mir|объясни|перескажи|总结|要約|요약*)',
+    ],
+    sequences: [],
+  },
+};
+
+/**
+ * The document's `doc_ref` without "definition": "What is the definition of inflation?" refers to
+ * no page (the word is a `definition` signal already).
+ */
+const DOC_REF: SignalSpec = {
+  phrases: ['(page|paper|book|text|paragraph|section|figure|table|equation)'],
+  sequences: [],
+};
+
+/**
+ * The default signals: the document's, their grammatical variants, nine more languages, and the
+ * grounding signals that tell a term on the page from a region of it.
+ */
 export const DEFAULT_SIGNALS: Readonly<Record<string, SignalSpec>> = Object.fromEntries(
-  Object.entries(DOCUMENT_SIGNALS).map(([name, signal]) => {
-    const parts = [signal, VARIANTS[name], OTHER_LANGUAGES[name]];
+  [...new Set([...Object.keys(DOCUMENT_SIGNALS), ...Object.keys(GROUNDING)])].map((name) => {
+    const parts = [
+      name === 'doc_ref' ? DOC_REF : DOCUMENT_SIGNALS[name],
+      VARIANTS[name],
+      OTHER_LANGUAGES[name],
+      GROUNDING[name],
+    ];
     return [
       name,
       {

@@ -10,23 +10,28 @@ import { ContextRouter } from '../context/router.js';
 import { type ConfiguredProvider, createProvider } from '../llm/config.js';
 import { createTierRouter } from '../tier/router.js';
 import { ClientKeys } from './auth.js';
-import { parseJsonBody } from './body.js';
+import { readJsonBody } from './body-reader.js';
 import { Catalog } from './catalog.js';
 import { registerChat } from './chat-endpoint.js';
 import {
   clientKeys,
   contextConfigOf,
+  knownKeys,
   parseServerConfig,
   type ServerConfig,
   tierOptionsOf,
 } from './config.js';
 import type { TierRouterPort } from './decide.js';
 import { errorBody, errorTypeOf, HttpError } from './errors.js';
+import { OpenExchanges, shuttingDownBody } from './exchange.js';
+import { exposureWarning } from './exposure.js';
 import { InjectionScreen } from './injection-screen.js';
 import { createLogger } from './logging.js';
 import { ServerMetrics } from './metrics.js';
+import { protocolErrorHandler } from './protocol-errors.js';
 import { registerRoute } from './route-endpoint.js';
 import { Router } from './routing.js';
+import { Secrets } from './secrets.js';
 import type { ServerContext } from './server-context.js';
 import { registerService } from './service-endpoints.js';
 import { tierRouterPort } from './tier-port.js';
@@ -44,6 +49,11 @@ export interface TriageServerOptions {
   readonly logDestination?: DestinationStream;
   /** Collect Node process metrics (CPU, memory, event loop) too. Default true. */
   readonly processMetrics?: boolean;
+  /**
+   * What `GET /metrics` answers; default this server's own metrics. A cluster worker answers
+   * with the metrics of all workers.
+   */
+  readonly metricsText?: () => Promise<string>;
 }
 
 /** A routing server, built and ready to listen. */
@@ -70,6 +80,12 @@ export interface TriageServer {
 /** How long `close()` waits for requests in flight before it closes their connections. */
 export const DEFAULT_CLOSE_GRACE_MS = 10_000;
 
+/**
+ * How long the responses ended at the end of the grace period get to reach their clients before
+ * their connections are closed.
+ */
+const SHUTDOWN_FLUSH_MS = 1_000;
+
 /** Routes open without a client key, so that load balancers can probe them. */
 const OPEN_ROUTES = new Set(['/health']);
 
@@ -81,17 +97,25 @@ const OPEN_ROUTES = new Set(['/health']);
 export function createTriageServer(options: TriageServerOptions): TriageServer {
   const env = options.env ?? process.env;
   const config = options.config ?? parseServerConfig({}, { env });
-  const logs = createLogger({ ...config.server.log, destination: options.logDestination });
+  const secrets = new Secrets(knownKeys(config, env));
+  const logs = createLogger({
+    ...config.server.log,
+    destination: options.logDestination,
+    secrets,
+  });
   const { logger } = logs;
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
   const catalog = new Catalog(config);
-  const upstreams = new Upstreams(config, env);
+  const upstreams = new Upstreams(config, env, secrets);
   const llm = config.llm ? createProvider(config.llm, { env, source: 'llm' }) : undefined;
   const contextConfig = contextConfigOf(config);
   const tiers =
     options.tiers ??
     tierRouterPort(createTierRouter(tierOptionsOf(config), llm ? { classifier: llm } : {}));
+  const exchanges = new OpenExchanges();
+  let closing = false;
   const ctx: ServerContext = {
+    exchanges,
     config,
     logger,
     metrics,
@@ -121,20 +145,24 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       headersTimeout: Math.min(60_000, config.server.requestTimeoutMs),
     },
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Answered by `refuseWhileClosing`, in OpenAI's error shape.
+    return503OnClosing: false,
+    clientErrorHandler: protocolErrorHandler(metrics, config.server.requestTimeoutMs),
   });
+  refuseWhileClosing(app, metrics, () => closing);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, raw, done) => {
-    try {
-      done(null, parseJsonBody(raw as Buffer));
-    } catch (error) {
-      done(error as HttpError, undefined);
-    }
+  const bodies = {
+    bodyLimit: config.server.bodyLimitBytes,
+    limits: { maxDepth: config.server.maxJsonDepth, maxValues: config.server.maxJsonValues },
+  };
+  app.addContentTypeParser('*', (request, payload, done) => {
+    readJsonBody(request.headers, payload, bodies, done);
   });
-  guard(app, ctx, new ClientKeys(clientKeys(config, env)));
+  const keys = new ClientKeys(clientKeys(config, env));
+  guard(app, ctx, keys);
   registerChat(app, ctx);
   registerRoute(app, ctx);
-  registerService(app, ctx);
+  registerService(app, ctx, options.metricsText);
 
   return {
     app,
@@ -149,19 +177,41 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
         ...(at.backlog === undefined ? {} : { backlog: at.backlog }),
       });
       const address = app.server.address() as AddressInfo;
+      const warning = exposureWarning(address.address, keys.enabled);
+      if (warning !== undefined) logger.warn({ address: address.address }, warning);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return `http://${host}:${address.port}`;
     },
     async close({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}) {
-      // Connections still open after the grace period (a stream that goes on, a client holding
-      // a connection it never used) are closed, so that shutting down always ends.
-      const force = setTimeout(() => app.server.closeAllConnections(), graceMs);
+      closing = true;
+      // Requests still in flight after the grace period are ended cleanly (an error event for
+      // a stream, a 503 for an answer not started), then every connection still open (a client
+      // holding a connection it never used) is closed, so that shutting down always ends.
+      const force = setTimeout(() => {
+        void exchanges.shutDownAll(SHUTDOWN_FLUSH_MS).then(() => app.server.closeAllConnections());
+      }, graceMs);
       await app.close();
       clearTimeout(force);
       await Promise.all([upstreams.close(), llm?.close()]);
       await logs.close();
     },
   };
+}
+
+/**
+ * Requests read while the server shuts down (on a connection that was busy when it began) get a
+ * 503 with `connection: close`, so that the client retries elsewhere.
+ */
+function refuseWhileClosing(
+  app: FastifyInstance,
+  metrics: ServerMetrics,
+  closing: () => boolean,
+): void {
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing()) return done();
+    metrics.errors.inc({ kind: 'server_shutting_down' });
+    void reply.code(503).header('connection', 'close').send(shuttingDownBody());
+  });
 }
 
 /**
@@ -195,7 +245,8 @@ function guard(app: FastifyInstance, ctx: ServerContext, keys: ClientKeys): void
       // An unexpected failure: log the error's type and stack, never the request body.
       logger.error({ reqId: request.id, err: error, route: request.routeOptions.url }, 'failed');
     }
-    if (reply.raw.destroyed) return;
+    // Nothing to answer when the client left, or when the server already did (shutting down).
+    if (reply.raw.destroyed || reply.raw.headersSent) return;
     void reply.code(http.statusCode).headers(http.headers).send(http.body());
   });
   app.setNotFoundHandler((request, reply) => {

@@ -2,10 +2,16 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'n
 import type { Dispatcher } from 'undici';
 import type { Target } from './catalog.js';
 import { errorBody } from './errors.js';
-import type { CancellableAttempt, Exchange } from './exchange.js';
+import { type CancellableAttempt, type Exchange, sendShuttingDown } from './exchange.js';
 import { passUpstreamHeaders } from './headers.js';
-import { EventFramer, isEventStream, sseErrorEvent } from './sse.js';
-import { describeCause, failure, providerMessageOf, wrapUpstreamError } from './upstream-errors.js';
+import { EventFramer, firstDataEvent, isEventStream, sseErrorEvent } from './sse.js';
+import {
+  describeCause,
+  failure,
+  providerMessageOf,
+  StoppedAttempt,
+  wrapUpstreamError,
+} from './upstream-errors.js';
 import type { Upstream } from './upstreams.js';
 
 /**
@@ -21,7 +27,11 @@ export type FailureReason =
   | 'connect_timeout'
   | 'connection_refused'
   | 'connection_error'
-  | 'status';
+  | 'status'
+  /** A whole answer larger than `server.responseLimitBytes`. */
+  | 'too_large'
+  /** Something that is not an answer: a redirect, a 204, a 200 whose body is not JSON, … */
+  | 'invalid_answer';
 
 /** The upstream failed before anything reached the client: another model may be tried. */
 export interface AttemptFailure {
@@ -29,7 +39,7 @@ export interface AttemptFailure {
   readonly reason: FailureReason;
   /** The upstream's status, for `status` failures (408, 429 or 5xx). */
   readonly status?: number;
-  /** The provider's own error message, when it sent one. */
+  /** The provider's own error message, when it sent one (keys redacted). */
   readonly providerMessage?: string;
   /** The upstream's `retry-after` header, when it sent one. */
   readonly retryAfter?: string;
@@ -48,6 +58,8 @@ export interface AttemptAnswer {
   readonly firstByteMs: number;
   /** Set when a stream broke after its first byte: what the error event said. */
   readonly interrupted?: string;
+  /** Set when the server cut the stream (shutting down) rather than the upstream. */
+  readonly closedByServer?: true;
 }
 
 /** The client went away; the upstream request was cancelled. */
@@ -55,23 +67,40 @@ export interface AttemptAborted {
   readonly kind: 'aborted';
 }
 
-export type AttemptOutcome = AttemptFailure | AttemptAnswer | AttemptAborted;
+/**
+ * The server shut down before this upstream answered: the client got a 503 and no other model is
+ * tried.
+ */
+export interface AttemptClosed {
+  readonly kind: 'closed';
+}
+
+export type AttemptOutcome = AttemptFailure | AttemptAnswer | AttemptAborted | AttemptClosed;
 
 const ABORTED: AttemptAborted = Object.freeze({ kind: 'aborted' });
+const CLOSED: AttemptClosed = Object.freeze({ kind: 'closed' });
 
 /** Upstream statuses worth trying another model for: timeouts, rate limits, server errors. */
 export function isRetriableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-/** The error an upstream request is aborted with when its deadline passes. */
-class AttemptTimeoutError extends Error {
-  override readonly name = 'AttemptTimeoutError';
+/**
+ * Why a status carries no answer to relay, or `undefined` when it may: a redirect is not
+ * followed (an upstream API that moved is a configuration error, not an answer), and a 204 or
+ * 205 has no body to give.
+ */
+function unusableStatus(status: number): string | undefined {
+  if (status === 204 || status === 205) return `HTTP ${status} with no answer`;
+  if (status >= 300 && status < 400) return `HTTP ${status}, a redirect (not followed)`;
+  return undefined;
 }
 
-/** The error an upstream request is aborted with when the client went away. */
-class ClientGoneError extends Error {
-  override readonly name = 'ClientGoneError';
+/** How long an attempt may take before its first byte, and how to say it ran out. */
+export interface AttemptDeadline {
+  readonly ms: number;
+  /** The failure's detail when it passes, e.g. `no answer within 60000 ms`. */
+  readonly detail: string;
 }
 
 /**
@@ -84,16 +113,18 @@ export function attempt(
   target: Target,
   body: Buffer,
   headers: OutgoingHttpHeaders,
+  deadline: AttemptDeadline,
 ): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
-    const call = new UpstreamCall(exchange, target, headers, resolve);
+    const call = new UpstreamCall(exchange, upstream, target, headers, deadline, resolve);
     upstream.pool.dispatch(
       {
         path: upstream.path,
         method: 'POST',
         headers: upstream.headers,
         body,
-        headersTimeout: call.timeoutMs,
+        // A backstop: the call's own timer, to the millisecond, fires first.
+        headersTimeout: deadline.ms + 1_000,
       },
       call,
     );
@@ -104,64 +135,92 @@ export function attempt(
  * One upstream request, as an undici dispatch handler: the response arrives in callbacks and goes
  * straight to the client, with no stream object, promise, signal or async resource of undici's in
  * between: a fifth less CPU per upstream request than undici's `request()` (about 18 µs on a
- * 2-core virtual machine). A non-streamed answer is collected whole;
- * an event stream is held back until its first complete event (so that a failure before it can
- * still fall back), then passed through byte for byte, with backpressure. Partial events are held
- * back, so that an error event after a broken stream is never glued to half an event.
+ * 2-core virtual machine). A non-streamed answer is collected whole, up to the response limit;
+ * an event stream is held back until its first event that carries data (so that a failure before
+ * it can still fall back; keep-alive comments before it are dropped and do not count as a first
+ * byte), then passed through byte for byte, with backpressure. Partial events are held back, so
+ * that an error event after a broken stream is never glued to half an event. Keys the upstream
+ * echoes are redacted from whatever is relayed.
  */
 class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
-  readonly timeoutMs: number;
   readonly #exchange: Exchange;
   readonly #res: ServerResponse;
+  readonly #upstream: Upstream;
   readonly #target: Target;
   readonly #headers: OutgoingHttpHeaders;
+  readonly #deadline: AttemptDeadline;
   readonly #resolve: (outcome: AttemptOutcome) => void;
   readonly #started = performance.now();
-  readonly #timer: NodeJS.Timeout;
+  /** The first-byte timer, then (once the stream started) the idle timer. */
+  #timer: NodeJS.Timeout;
   #controller: Dispatcher.DispatchController | undefined;
   /** Why the request must stop, when that was decided before undici started it. */
   #abortReason: Error | undefined;
-  #timedOut = false;
   #settled = false;
   #status = 0;
   #responseHeaders: IncomingHttpHeaders = {};
-  /** The pieces of a non-streamed answer. */
+  /** The pieces of a non-streamed answer, and their size. */
   #chunks: Buffer[] | undefined;
+  #received = 0;
   /** Set for an event stream. */
   #framer: EventFramer | undefined;
   #committed = false;
   #paused = false;
   #firstByteMs = 0;
+  /** When the upstream last sent something (or the client last drained), once committed. */
+  #lastDataAt = 0;
 
   constructor(
     exchange: Exchange,
+    upstream: Upstream,
     target: Target,
     headers: OutgoingHttpHeaders,
+    deadline: AttemptDeadline,
     resolve: (outcome: AttemptOutcome) => void,
   ) {
     this.#exchange = exchange;
     this.#res = exchange.res;
+    this.#upstream = upstream;
     this.#target = target;
     this.#headers = headers;
+    this.#deadline = deadline;
     this.#resolve = resolve;
-    this.timeoutMs = target.model.timeoutMs;
     // A module-level callback and an argument: no closure to allocate for each attempt.
-    this.#timer = setTimeout(onAttemptTimeout, this.timeoutMs, this);
+    this.#timer = setTimeout(onAttemptTimeout, deadline.ms, this);
     exchange.beginAttempt(this);
   }
 
-  /** The deadline passed: stop the upstream request; the next model may be tried. */
+  /** The first-byte deadline passed: stop the upstream request; the next model may be tried. */
   timeOut(): void {
-    this.#timedOut = true;
-    this.#abort(new AttemptTimeoutError(`no answer within ${this.timeoutMs} ms`));
+    this.#stop(new StoppedAttempt('timeout', this.#deadline.detail));
+  }
+
+  /** The idle timer fired: cut the stream if the upstream has been silent that long. */
+  checkIdle(): void {
+    if (this.#settled) return;
+    const now = performance.now();
+    // Paused by the client's backpressure: the silence is the client's, not the upstream's.
+    if (this.#paused) this.#lastDataAt = now;
+    const idle = this.#upstream.idleTimeoutMs;
+    const silent = now - this.#lastDataAt;
+    // Node's timers may fire up to a millisecond early by this clock.
+    if (silent >= idle - 1) {
+      this.#stop(new StoppedAttempt('timeout', `the upstream sent nothing for ${idle} ms`));
+    } else this.#timer = setTimeout(onIdleCheck, idle - silent, this);
   }
 
   /** The client went away: stop the upstream request. */
   cancel(): void {
-    this.#abort(new ClientGoneError('the client closed the connection'));
+    this.#stop(new StoppedAttempt('client_gone', 'the client closed the connection'));
   }
 
-  #abort(reason: Error): void {
+  shutDown(): boolean {
+    if (this.#settled) return false;
+    this.#stop(new StoppedAttempt('shutdown', 'the server is shutting down'));
+    return true;
+  }
+
+  #stop(reason: Error): void {
     if (this.#settled) return;
     if (this.#controller) this.#controller.abort(reason);
     else this.#abortReason = reason;
@@ -179,20 +238,39 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
   ): void {
     this.#status = status;
     this.#responseHeaders = headers;
-    if (status < 400 && isEventStream(headers['content-type'])) this.#framer = new EventFramer();
-    else this.#chunks = [];
+    const unusable = unusableStatus(status);
+    if (unusable !== undefined) {
+      this.#stop(new StoppedAttempt('invalid_answer', unusable));
+      return;
+    }
+    if (status < 300 && isEventStream(headers['content-type'])) {
+      this.#framer = new EventFramer();
+      return;
+    }
+    this.#chunks = [];
+    const declared = Number(headers['content-length']);
+    if (declared > this.#upstream.responseLimitBytes) this.#tooLarge();
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.#exchange.gone) return;
-    if (this.#chunks) {
-      this.#chunks.push(chunk);
+    if (this.#exchange.gone || this.#settled) return;
+    const chunks = this.#chunks;
+    if (chunks) {
+      this.#received += chunk.length;
+      if (this.#received > this.#upstream.responseLimitBytes) this.#tooLarge();
+      else chunks.push(chunk);
       return;
     }
-    const ready = (this.#framer as EventFramer).push(chunk);
+    if (this.#committed) this.#lastDataAt = performance.now();
+    let ready = (this.#framer as EventFramer).push(chunk);
     if (ready === undefined) return;
-    if (!this.#committed) this.#commit();
-    this.#send(controller, ready);
+    if (!this.#committed) {
+      const first = firstDataEvent(ready);
+      if (first < 0) return; // keep-alive comments only: no answer yet
+      this.#commit();
+      if (first > 0) ready = ready.subarray(first);
+    }
+    this.#send(controller, this.#upstream.secrets.redactBytes(ready));
   }
 
   onResponseEnd(): void {
@@ -205,34 +283,60 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
     if (!this.#settled) this.#settle(this.#failed(error));
   }
 
+  /** A whole answer past the limit: stop receiving it, and drop what was held. */
+  #tooLarge(): void {
+    this.#chunks = [];
+    const limit = this.#upstream.responseLimitBytes;
+    this.#stop(new StoppedAttempt('too_large', `answer larger than ${limit} bytes`));
+  }
+
   /** The outcome of an answer received whole. */
   #ended(): AttemptOutcome {
     if (this.#exchange.gone) return ABORTED;
-    if (!this.#framer) return this.#answerWhole();
-    if (!this.#committed) this.#commit();
-    this.#res.end(this.#framer.flush());
+    const framer = this.#framer;
+    if (!framer) return this.#answerWhole();
+    const rest = framer.flush();
+    const secrets = this.#upstream.secrets;
+    if (!this.#committed) {
+      const first = rest === undefined ? -1 : firstDataEvent(rest);
+      if (first < 0) {
+        const detail = 'the stream ended before its first event';
+        return { kind: 'failed', reason: 'invalid_answer', detail, ms: this.#elapsed() };
+      }
+      this.#commit();
+      this.#res.end(secrets.redactBytes((rest as Buffer).subarray(first)));
+      return this.#answer();
+    }
+    this.#res.end(rest === undefined ? undefined : secrets.redactBytes(rest));
     return this.#answer();
   }
 
   /** The outcome of an upstream failure, or of a cancellation. */
   #failed(error: Error): AttemptOutcome {
     if (this.#exchange.gone) return ABORTED;
+    const shutdown = error instanceof StoppedAttempt && error.reason === 'shutdown';
     if (!this.#committed) {
-      return failure(error, this.#timedOut, this.timeoutMs, performance.now() - this.#started);
+      if (!shutdown) return failure(error, this.#deadline.ms, this.#elapsed());
+      sendShuttingDown(this.#res);
+      return CLOSED;
     }
     // After the first byte the client has part of an answer: end it with an error event,
     // never with a second answer.
-    const interrupted = `the upstream stream broke after it started (${describeCause(error)})`;
+    const interrupted = shutdown
+      ? 'the server shut down while the stream was open'
+      : error instanceof StoppedAttempt && error.reason === 'timeout'
+        ? `${error.message} after the stream started`
+        : `the upstream stream broke after it started (${describeCause(error)})`;
     this.#res.end(
       sseErrorEvent(
         errorBody(
           `${interrupted}; the answer is incomplete`,
           'server_error',
-          'upstream_interrupted',
+          shutdown ? 'server_shutting_down' : 'upstream_interrupted',
         ),
       ),
     );
-    return this.#answer(interrupted);
+    return this.#answer(interrupted, shutdown);
   }
 
   #settle(outcome: AttemptOutcome): void {
@@ -240,12 +344,19 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
     this.#resolve(outcome);
   }
 
+  #elapsed(): number {
+    return performance.now() - this.#started;
+  }
+
   /** A whole (non-streamed) answer: a failure worth another model, or the client's answer. */
   #answerWhole(): AttemptOutcome {
     const status = this.#status;
     const chunks = this.#chunks as Buffer[];
-    let payload = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-    const ms = performance.now() - this.#started;
+    const secrets = this.#upstream.secrets;
+    let payload = secrets.redactBytes(
+      chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
+    );
+    const ms = this.#elapsed();
     if (status >= 400 && isRetriableStatus(status)) {
       const providerMessage = providerMessageOf(payload);
       const retryAfter = this.#responseHeaders['retry-after'];
@@ -259,7 +370,11 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
         ms,
       };
     }
-    const out = passUpstreamHeaders(this.#responseHeaders, this.#headers);
+    if (status < 300 && !isJsonObject(payload)) {
+      const detail = `HTTP ${status} with a body that is not a JSON answer`;
+      return { kind: 'failed', reason: 'invalid_answer', detail, ms };
+    }
+    const out = secrets.redactHeaders(passUpstreamHeaders(this.#responseHeaders, this.#headers));
     if (status >= 400 && providerMessageOf(payload, true) === undefined) {
       // Not an OpenAI-style error body: say so in one, keeping what the upstream said.
       payload = Buffer.from(JSON.stringify(wrapUpstreamError(this.#target, status, payload)));
@@ -274,8 +389,12 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
   #commit(): void {
     clearTimeout(this.#timer);
     this.#committed = true;
-    this.#firstByteMs = performance.now() - this.#started;
-    this.#res.writeHead(this.#status, passUpstreamHeaders(this.#responseHeaders, this.#headers));
+    const now = performance.now();
+    this.#firstByteMs = now - this.#started;
+    this.#lastDataAt = now;
+    this.#timer = setTimeout(onIdleCheck, this.#upstream.idleTimeoutMs, this);
+    const headers = passUpstreamHeaders(this.#responseHeaders, this.#headers);
+    this.#res.writeHead(this.#status, this.#upstream.secrets.redactHeaders(headers));
   }
 
   #send(controller: Dispatcher.DispatchController, data: Buffer): void {
@@ -289,20 +408,41 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
       controller.pause();
       res.once('drain', () => {
         this.#paused = false;
+        this.#lastDataAt = performance.now();
         controller.resume();
       });
     }
   }
 
-  #answer(interrupted?: string): AttemptAnswer {
+  #answer(interrupted?: string, closedByServer = false): AttemptAnswer {
     const status = this.#status;
     const firstByteMs = this.#firstByteMs;
-    return interrupted === undefined
-      ? { kind: 'answered', status, streamed: true, firstByteMs }
-      : { kind: 'answered', status, streamed: true, firstByteMs, interrupted };
+    if (interrupted === undefined) return { kind: 'answered', status, streamed: true, firstByteMs };
+    return {
+      kind: 'answered',
+      status,
+      streamed: true,
+      firstByteMs,
+      interrupted,
+      ...(closedByServer ? { closedByServer: true as const } : {}),
+    };
+  }
+}
+
+/** Whether `payload` is a JSON object: what a non-streamed chat answer is. */
+function isJsonObject(payload: Buffer): boolean {
+  try {
+    const value: unknown = JSON.parse(payload.toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
   }
 }
 
 function onAttemptTimeout(call: UpstreamCall): void {
   call.timeOut();
+}
+
+function onIdleCheck(call: UpstreamCall): void {
+  call.checkIdle();
 }

@@ -1,20 +1,46 @@
 import type { ChatRequestBody } from './decide.js';
 import { HttpError } from './errors.js';
+import {
+  type ByteSpan,
+  type JsonLimits,
+  type JsonShape,
+  JsonTooComplexError,
+  scanJson,
+} from './json-scan.js';
 
-/** A request body as the JSON parser leaves it: the parsed value and the bytes received. */
+/**
+ * A request body as the JSON parser leaves it: the parsed value, the bytes received, and where
+ * its top-level `model` value lies in them (`null`: it has none).
+ */
 export interface ParsedBody {
   readonly json: unknown;
   readonly raw: Buffer;
+  readonly modelValue: ByteSpan | null;
 }
 
 /**
  * Parses a request body as JSON, whatever its declared content type (clients such as `curl -d`
- * send JSON as form data). The error names the position only: a JSON error message quotes the
- * text around it, which may be prompt text.
+ * send JSON as form data). The bytes are scanned first ({@link scanJson}): a body nested deeper
+ * or holding more values than `limits` allow is refused before `JSON.parse` spends seconds on it,
+ * and so is a body naming its top-level `model` twice (an upstream may read the other one than
+ * triage routed on). The error names the position only: a JSON error message quotes the text
+ * around it, which may be prompt text.
  */
-export function parseJsonBody(raw: Buffer): ParsedBody {
+export function parseJsonBody(raw: Buffer, limits: JsonLimits): ParsedBody {
+  let shape: JsonShape;
   try {
-    return { json: JSON.parse(raw.toString('utf8')), raw };
+    shape = scanJson(raw, limits);
+  } catch (error) {
+    if (!(error instanceof JsonTooComplexError)) throw error;
+    throw new HttpError(400, 'json_too_complex', error.message);
+  }
+  if (shape.modelKeys > 1) {
+    throw new HttpError(400, 'duplicate_key', 'request body names model more than once', {
+      param: 'model',
+    });
+  }
+  try {
+    return { json: JSON.parse(raw.toString('utf8')), raw, modelValue: shape.modelValue ?? null };
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
     throw new HttpError(
@@ -29,7 +55,11 @@ export function parseJsonBody(raw: Buffer): ParsedBody {
  * The chat request of a parsed body: a JSON object with a `messages` array. Everything else is
  * left for the upstream to judge.
  */
-export function chatRequestOf(body: unknown): { body: ChatRequestBody; raw: Buffer } {
+export function chatRequestOf(body: unknown): {
+  body: ChatRequestBody;
+  raw: Buffer;
+  modelValue: ByteSpan | null;
+} {
   const parsed = body as ParsedBody | undefined;
   if (parsed === undefined || parsed === null) {
     throw new HttpError(400, 'missing_body', 'request body is required (a JSON chat request)');
@@ -44,7 +74,7 @@ export function chatRequestOf(body: unknown): { body: ChatRequestBody; raw: Buff
       param: 'messages',
     });
   }
-  return { body: json as ChatRequestBody, raw: parsed.raw };
+  return { body: json as ChatRequestBody, raw: parsed.raw, modelValue: parsed.modelValue };
 }
 
 /** A chat message as the server reads it. */

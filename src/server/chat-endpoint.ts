@@ -7,6 +7,7 @@ import { decisionHeaders } from './headers.js';
 import { blockReason, type InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';
 import { type ProxyResult, proxyChat } from './proxy.js';
+import { requestDeadline } from './request-deadline.js';
 import type { Routing } from './routing.js';
 import { GONE, roundMs, routeOf, type ServerContext, screenOf } from './server-context.js';
 
@@ -19,14 +20,15 @@ const MAX_LOGGED_PROMPT_CHARS = 2000;
  */
 export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
   const { metrics, logger, upstreams } = ctx;
-  const { decisionHeaders: withHeaders } = ctx.config.server;
+  const { decisionHeaders: withHeaders, deadlineMs } = ctx.config.server;
   const onFailure = metrics.failed.bind(metrics);
   const screening = ctx.injection.policy !== 'off';
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
-    const { body, raw } = chatRequestOf(request.body);
-    const exchange = new Exchange(reply.raw);
+    const { body, raw, modelValue } = chatRequestOf(request.body);
+    const deadline = requestDeadline(request.headers, deadlineMs, started);
+    const exchange = new Exchange(reply.raw, ctx.exchanges);
     let injection: InjectionFinding | undefined;
     const extraHeaders: Record<string, string> = {};
     if (screening) {
@@ -62,6 +64,8 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
         decisionHeaders: withHeaders,
         onFailure,
         extraHeaders,
+        modelValue,
+        deadline,
       });
     } catch (error) {
       logger.error({ reqId: request.id, err: error }, 'proxying failed');
@@ -73,7 +77,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     } finally {
       metrics.inFlight.dec();
     }
-    record(ctx, { id: request.id, body, routing, result, injection, started });
+    record(ctx, { id: request.id, body, routing, result, injection, started, exchange });
   };
   app.post('/v1/chat/completions', handler);
   app.post('/chat/completions', handler);
@@ -87,6 +91,7 @@ interface ChatOutcome {
   readonly result: ProxyResult | undefined;
   readonly injection: InjectionFinding | undefined;
   readonly started: number;
+  readonly exchange: Exchange;
 }
 
 /** The metrics and the log line of a proxied chat request. */
@@ -96,9 +101,12 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
   const { tier } = routing.decision;
   metrics.decided(routing);
   const model = result?.answeredBy?.model.id ?? 'none';
-  const status = result?.status ?? 500;
-  // 499, as nginx records it: the client closed the connection before the answer.
+  const closedByServer = chat.exchange.closedByServer;
+  // What the client got when the server shut down; else 499, as nginx records it: the client
+  // closed the connection before the answer.
+  const status = closedByServer ? chat.exchange.res.statusCode : (result?.status ?? 500);
   metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
+  if (closedByServer) metrics.errors.inc({ kind: 'server_shutting_down' });
   const outcome = result?.outcome;
   const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
   if (outcome?.kind === 'answered') {
@@ -116,7 +124,7 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
       source: routing.decision.source,
       confidence: routing.decision.confidence,
       model,
-      status: status === 0 ? 'client_closed' : status,
+      status: closedByServer ? 'server_closed' : status === 0 ? 'client_closed' : status,
       stream: chat.body.stream === true,
       ...(result && result.failures.length > 0
         ? {

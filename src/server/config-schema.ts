@@ -67,6 +67,28 @@ export const ServerOptionsSchema = Type.Object(
     /** Largest request body accepted, in bytes (larger: 413). Default 10 MiB. */
     bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 1024 ** 3, default: 10 * 1024 ** 2 }),
     /**
+     * Deepest nesting of arrays and objects in a request body (deeper: 400 before parsing).
+     * Parsing cost grows with nesting: 10 MB of nested arrays took seconds.
+     */
+    maxJsonDepth: Type.Integer({ minimum: 8, maximum: 100_000, default: 128 }),
+    /** Most JSON values in a request body (more: 400 before parsing). */
+    maxJsonValues: Type.Integer({ minimum: 1_000, maximum: 100_000_000, default: 100_000 }),
+    /**
+     * Largest upstream answer held whole, in bytes: a non-streamed body or an error body (a
+     * stream passes through). A larger one fails over to the next model. Default 16 MiB.
+     */
+    responseLimitBytes: Type.Integer({
+      minimum: 1024,
+      maximum: 1024 ** 3,
+      default: 16 * 1024 ** 2,
+    }),
+    /**
+     * Longest time, in milliseconds, from receiving a chat request to the first byte of its
+     * answer, across every model tried: failures do not add up past it. A request may lower it
+     * with the `x-triage-deadline-ms` header.
+     */
+    deadlineMs: Type.Integer({ minimum: 1, maximum: 3_600_000, default: 300_000 }),
+    /**
      * Longest time to receive a whole request (headers and body), in milliseconds; a slower
      * client gets 408. Guards against clients that open requests and never finish them.
      */

@@ -21,6 +21,10 @@ describe('server configuration', () => {
       host: '127.0.0.1',
       port: DEFAULT_PORT,
       bodyLimitBytes: 10 * 1024 * 1024,
+      maxJsonDepth: 128,
+      maxJsonValues: 100_000,
+      responseLimitBytes: 16 * 1024 * 1024,
+      deadlineMs: 300_000,
       requestTimeoutMs: 60_000,
       decisionHeaders: true,
       unknownModel: 'reject',
@@ -169,6 +173,83 @@ describe('server configuration', () => {
       'file-key-123',
       'env-key-1',
       'env-key-2',
+    ]);
+  });
+
+  it('rejects model ids that cannot be sent in a header, naming the field', () => {
+    const providers = { local: provider };
+    expect(
+      issuesOf({
+        providers,
+        tiers: {
+          MEDIUM: [
+            { provider: 'local', model: 'gpt\r\nx-injected: 1' },
+            { provider: 'local', model: 'модель' },
+            'local/ok-model',
+          ],
+        },
+      }),
+    ).toEqual([
+      '/tiers/MEDIUM/0/model must not contain control characters',
+      '/tiers/MEDIUM/1/model must hold only Latin-1 characters (it is sent in the x-triage-model header)',
+    ]);
+    expect(issuesOf({ providers, tiers: { SIMPLE: ['local/bell\u0007'] } })).toEqual([
+      '/tiers/SIMPLE/0 must not contain control characters',
+    ]);
+  });
+
+  it('rejects provider names and header values that cannot be sent', () => {
+    expect(
+      issuesOf({
+        providers: {
+          'über-ρ': provider,
+          ok: { ...provider, headers: { 'X-Title': 'a\nb', 'Bad Name': 'x' } },
+        },
+      }),
+    ).toEqual([
+      '/providers/über-ρ must hold only Latin-1 characters (it is sent in the x-triage-model header)',
+      '/providers/ok/headers/X-Title must not contain control characters',
+      '/providers/ok/headers/Bad Name is not a valid header name',
+    ]);
+  });
+
+  it('rejects a baseUrl holding credentials, a query or a fragment, saying why', () => {
+    expect(
+      issuesOf({
+        providers: {
+          a: { baseUrl: 'https://user:pass@api.example.com/v1' },
+          b: { baseUrl: 'https://api.example.com/v1?key=abc' },
+          c: { baseUrl: 'https://api.example.com/v1#x' },
+        },
+      }),
+    ).toEqual([
+      '/providers/a/baseUrl must not hold credentials (user:password@): name the environment variable of the key in apiKeyEnv',
+      '/providers/b/baseUrl must not have a query string (?…): requests go to <baseUrl>/chat/completions, which would drop it',
+      '/providers/c/baseUrl must not have a fragment (#…)',
+    ]);
+  });
+
+  it('reports a model listed twice in one tier', () => {
+    expect(
+      issuesOf({
+        providers: { local: provider },
+        tiers: {
+          SIMPLE: ['local/a', 'local/b', { provider: 'local', model: 'a', timeoutMs: 5 }],
+          MEDIUM: ['local/a'],
+        },
+      }),
+    ).toEqual(['/tiers/SIMPLE/2 names local/a, already listed at /tiers/SIMPLE/0']);
+  });
+
+  it('rejects a model timeout longer than the request deadline, which it could never use', () => {
+    expect(
+      issuesOf({
+        server: { deadlineMs: 60_000 },
+        providers: { local: { ...provider, timeoutMs: 90_000 } },
+        tiers: { MEDIUM: ['local/a', { provider: 'local', model: 'b', timeoutMs: 30_000 }] },
+      }),
+    ).toEqual([
+      '/tiers/MEDIUM/0 has a timeout (90000 ms) longer than server.deadlineMs (60000 ms): raise the deadline or lower the timeout',
     ]);
   });
 });

@@ -61,18 +61,18 @@ export function parseServerConfig(
   const reserved = tier ? reservedModelIds(tier) : () => false;
   for (const [name, provider] of Object.entries(config.providers)) {
     const at = `/providers/${name}`;
-    try {
-      new URL(provider.baseUrl);
-    } catch {
-      issues.push({ path: `${at}/baseUrl`, message: 'is not a valid URL' });
-    }
-    for (const header of Object.keys(provider.headers ?? {})) {
-      if (SECRET_HEADERS.has(header.toLowerCase())) {
+    issues.push(...headerValueIssues(at, name, MODEL_HEADER));
+    issues.push(...baseUrlIssues(`${at}/baseUrl`, provider.baseUrl));
+    for (const [header, value] of Object.entries(provider.headers ?? {})) {
+      const path = `${at}/headers/${header}`;
+      if (!HEADER_NAME.test(header)) {
+        issues.push({ path, message: 'is not a valid header name' });
+      } else if (SECRET_HEADERS.has(header.toLowerCase())) {
         issues.push({
-          path: `${at}/headers/${header}`,
+          path,
           message: 'must not hold a credential: name the environment variable in apiKeyEnv',
         });
-      }
+      } else issues.push(...headerValueIssues(path, value, 'a header value'));
     }
     if (provider.apiKeyEnv !== undefined && !env[provider.apiKeyEnv]) {
       issues.push({
@@ -82,9 +82,27 @@ export function parseServerConfig(
     }
   }
   for (const tier of TIERS) {
+    const listed = new Map<string, string>();
     config.tiers[tier]?.forEach((entry, index) => {
       const at = `/tiers/${tier}/${index}`;
       const { provider, model } = splitEntry(entry);
+      issues.push(
+        ...headerValueIssues(typeof entry === 'string' ? at : `${at}/model`, model, MODEL_HEADER),
+      );
+      const id = `${provider}/${model}`;
+      const first = listed.get(id);
+      if (first !== undefined) {
+        issues.push({ path: at, message: `names ${id}, already listed at ${first}` });
+      } else listed.set(id, at);
+      const timeoutMs =
+        (typeof entry === 'object' ? entry.timeoutMs : undefined) ??
+        config.providers[provider]?.timeoutMs;
+      if (timeoutMs !== undefined && timeoutMs > config.server.deadlineMs) {
+        issues.push({
+          path: typeof entry === 'object' && entry.timeoutMs !== undefined ? `${at}/timeoutMs` : at,
+          message: `has a timeout (${timeoutMs} ms) longer than server.deadlineMs (${config.server.deadlineMs} ms): raise the deadline or lower the timeout`,
+        });
+      }
       if (!Object.hasOwn(config.providers, provider)) {
         const known = Object.keys(config.providers);
         issues.push({
@@ -121,6 +139,54 @@ export function parseServerConfig(
   }
   if (issues.length > 0) throw new ConfigError(source, issues);
   return config;
+}
+
+/** A header name: an HTTP token (RFC 9110 §5.6.2). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Provider names and model ids are sent in the `x-triage-model` response header. */
+const MODEL_HEADER = 'it is sent in the x-triage-model header';
+
+/**
+ * What keeps `value` from being sent in an HTTP header: control characters (CR and LF would split
+ * the header; Node refuses them all) and characters beyond Latin-1. Checked at load: otherwise
+ * every request naming it fails while its answer is sent.
+ */
+function headerValueIssues(path: string, value: string, where: string): ConfigIssue[] {
+  if (/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.test(value)) {
+    return [{ path, message: 'must not contain control characters' }];
+  }
+  if (/[^\u0000-\u00ff]/.test(value)) {
+    return [{ path, message: `must hold only Latin-1 characters (${where})` }];
+  }
+  return [];
+}
+
+/** What is wrong with a provider's `baseUrl` beyond the schema's pattern. */
+function baseUrlIssues(path: string, baseUrl: string): ConfigIssue[] {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return [{ path, message: 'is not a valid URL' }];
+  }
+  const issues: ConfigIssue[] = [];
+  if (url.username !== '' || url.password !== '') {
+    issues.push({
+      path,
+      message:
+        'must not hold credentials (user:password@): name the environment variable of the key in apiKeyEnv',
+    });
+  }
+  if (url.search !== '') {
+    issues.push({
+      path,
+      message:
+        'must not have a query string (?…): requests go to <baseUrl>/chat/completions, which would drop it',
+    });
+  }
+  if (url.hash !== '') issues.push({ path, message: 'must not have a fragment (#…)' });
+  return issues;
 }
 
 /** The validated tier-router options of a server configuration. */
@@ -185,6 +251,22 @@ export function clientKeys(
   const auth = config.server.auth;
   if (!auth) return [];
   return [...(auth.keys ?? []), ...clientKeysFrom(auth.keysEnv ? env[auth.keysEnv] : undefined)];
+}
+
+/**
+ * Every key the server knows (upstream keys, the classifier LLM's, client keys), for redaction:
+ * none of them may leave in an answer, a header or a log line.
+ */
+export function knownKeys(
+  config: ServerConfig,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
+  const named = [
+    ...Object.values(config.providers).map((provider) => provider.apiKeyEnv),
+    config.llm?.apiKeyEnv,
+  ];
+  const keys = named.flatMap((name) => (name === undefined ? [] : [env[name]]));
+  return [...keys.filter((key): key is string => key !== undefined), ...clientKeys(config, env)];
 }
 
 function clientKeysFrom(value: string | undefined): string[] {

@@ -4,7 +4,7 @@ import type { ContextDecision, ContextRouter } from '../context/router.js';
 import type { Catalog } from './catalog.js';
 import type { ServerConfig } from './config.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange, OpenExchanges } from './exchange.js';
 import type { InjectionFinding, InjectionScreen } from './injection-screen.js';
 import type { ServerMetrics } from './metrics.js';
 import type { Router, Routing } from './routing.js';
@@ -23,6 +23,8 @@ export interface ServerContext {
   readonly context?: ContextRouter;
   /** The prompt-injection screen. */
   readonly injection: InjectionScreen;
+  /** Chat exchanges in flight, ended cleanly when the server shuts down. */
+  readonly exchanges: OpenExchanges;
 }
 
 /**

@@ -9,8 +9,15 @@ const VERSION = (
   }
 ).version;
 
-/** `GET /v1/models`, `GET /health` and `GET /metrics`. */
-export function registerService(app: FastifyInstance, ctx: ServerContext): void {
+/**
+ * `GET /v1/models`, `GET /health` and `GET /metrics` (`metricsText`, when given, in place of this
+ * server's own metrics).
+ */
+export function registerService(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  metricsText?: () => Promise<string>,
+): void {
   const { catalog, metrics, tiers } = ctx;
   app.get('/v1/models', async () => ({
     object: 'list',
@@ -27,7 +34,7 @@ export function registerService(app: FastifyInstance, ctx: ServerContext): void 
   }));
 
   app.get('/metrics', async (_request, reply) => {
-    const text = await metrics.render();
+    const text = await (metricsText ?? (() => metrics.render()))();
     return reply.type(metrics.contentType).send(text);
   });
 }

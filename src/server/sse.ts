@@ -65,6 +65,30 @@ export class EventFramer {
   }
 }
 
+const DATA = Buffer.from('data');
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
+
+/**
+ * The offset of the first event in `chunk` (complete events, as {@link EventFramer} cuts them)
+ * that carries data, or -1 when it holds only comments (`: keep-alive`), blank lines and fields
+ * that dispatch nothing. An upstream's keep-alive comments before its first event are not an
+ * answer: they must not commit the response, nor count as its first byte.
+ */
+export function firstDataEvent(chunk: Buffer): number {
+  for (let at = chunk.indexOf(DATA); at >= 0; at = chunk.indexOf(DATA, at + 4)) {
+    const before = at === 0 ? LF : chunk[at - 1];
+    const after = chunk[at + 4];
+    const startsLine = before === LF || before === CR;
+    // `data` is the field's whole name: `data:`, or a line of just `data`.
+    if (startsLine && (after === COLON || after === LF || after === CR || after === undefined)) {
+      return Math.max(0, lastEventEnd(chunk.subarray(0, at)));
+    }
+  }
+  return -1;
+}
+
 /** An SSE `data:` event carrying an OpenAI-style error. */
 export function sseErrorEvent(error: OpenAiErrorBody): Buffer {
   return Buffer.from(`data: ${JSON.stringify(error)}\n\n`);

@@ -7,14 +7,29 @@ import { errorBody, errorTypeOf, statusText } from './errors.js';
  * (never an error message, which may quote a URL or a body), and the provider's own message.
  */
 
-export function failure(
-  error: unknown,
-  timedOut: boolean,
-  timeoutMs: number,
-  ms: number,
-): AttemptFailure {
+/** An upstream request stopped by the proxy: why, in one line for the client. */
+export class StoppedAttempt extends Error {
+  override readonly name = 'StoppedAttempt';
+  readonly reason: 'timeout' | 'too_large' | 'invalid_answer' | 'client_gone' | 'shutdown';
+
+  constructor(reason: StoppedAttempt['reason'], detail: string) {
+    super(detail);
+    this.reason = reason;
+  }
+}
+
+/** The failure of an attempt that ended with `error` before anything reached the client. */
+export function failure(error: unknown, timeoutMs: number, ms: number): AttemptFailure {
+  if (error instanceof StoppedAttempt) {
+    if (error.reason === 'too_large' || error.reason === 'invalid_answer') {
+      return { kind: 'failed', reason: error.reason, detail: error.message, ms };
+    }
+    if (error.reason === 'timeout') {
+      return { kind: 'failed', reason: 'timeout', detail: error.message, ms };
+    }
+  }
   const code = (error as { code?: string } | undefined)?.code;
-  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return { kind: 'failed', reason: 'timeout', detail: `no answer within ${timeoutMs} ms`, ms };
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {

@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 import type { ServerConfig } from './config.js';
+import { Secrets } from './secrets.js';
 
 /** A configured upstream, ready to send requests: its connection pool and fixed headers. */
 export interface Upstream {
@@ -10,7 +11,12 @@ export interface Upstream {
   readonly path: string;
   /** Headers sent with every request: content type, authorization, configured extras. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Longest silence once a streamed answer has started. */
   readonly idleTimeoutMs: number;
+  /** Largest answer held whole (a non-streamed body, an error body); larger ones fail. */
+  readonly responseLimitBytes: number;
+  /** The keys removed from whatever the upstream says before it is relayed. */
+  readonly secrets: Secrets;
 }
 
 /**
@@ -23,6 +29,7 @@ export class Upstreams {
   constructor(
     config: ServerConfig,
     env: Readonly<Record<string, string | undefined>> = process.env,
+    secrets: Secrets = new Secrets([]),
   ) {
     for (const [name, provider] of Object.entries(config.providers)) {
       const url = new URL(provider.baseUrl);
@@ -35,10 +42,11 @@ export class Upstreams {
       const pool = new Pool(url.origin, {
         ...(provider.maxConnections === undefined ? {} : { connections: provider.maxConnections }),
         connect: { timeout: provider.connectTimeoutMs },
-        // The first-byte deadline is enforced by the proxy (it spans headers and first event);
-        // undici's own header timer is set to the same bound as a backstop.
+        // The first-byte and idle deadlines are enforced by the proxy, to the millisecond
+        // (undici's timers for a second or more are checked every half second, and its body
+        // timer would restart on each keep-alive comment). Undici's own are backstops only.
         headersTimeout: provider.timeoutMs,
-        bodyTimeout: provider.idleTimeoutMs,
+        bodyTimeout: Math.max(provider.timeoutMs, provider.idleTimeoutMs) + BACKSTOP_MS,
       });
       this.#byName.set(name, {
         name,
@@ -46,6 +54,8 @@ export class Upstreams {
         path: `${url.pathname.replace(/\/+$/, '')}/chat/completions`,
         headers,
         idleTimeoutMs: provider.idleTimeoutMs,
+        responseLimitBytes: config.server.responseLimitBytes,
+        secrets,
       });
     }
   }
@@ -67,6 +77,9 @@ export class Upstreams {
     await Promise.all([...this.#byName.values()].map((u) => u.pool.destroy()));
   }
 }
+
+/** How much later than the proxy's own timers undici's fire. */
+const BACKSTOP_MS = 5_000;
 
 function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -114,7 +114,7 @@ function formatEvaluation(
   return [
     `${header.file}: split ${header.split}${header.withOos ? ' + out-of-scope' : ''}, ${result.tasks} tasks; ` +
       `${result.capabilities} capabilities × ${header.examplesPerIntent} examples; ${seedsText}`,
-    `top-1 accuracy (similarity ranking)   ${pct(result.top1Accuracy)}`,
+    `top-1 accuracy (rank)                 ${pct(result.top1Accuracy)}`,
     `decisions made locally                ${pct(result.localShare)} (yes ${result.localYes.toFixed(0)}, no ${result.localNo.toFixed(0)})`,
     `precision of local decisions          ${pct(result.localPrecision, 2)} (yes ${pct(result.localYesPrecision)}, no ${pct(result.localNoPrecision, 2)})`,
     `needed capabilities ruled out         ${pct(result.neededRuledOut)}`,

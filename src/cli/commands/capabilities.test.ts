@@ -9,6 +9,8 @@ import { runCli } from '../program.js';
 const REGISTRY = fileURLToPath(
   new URL('../../capabilities/testdata/assistant.yaml', import.meta.url),
 );
+/** The registry of the README's example. */
+const EXAMPLE = fileURLToPath(new URL('../../../examples/capabilities.yaml', import.meta.url));
 
 async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -48,6 +50,21 @@ describe('triage capabilities', () => {
     expect(out).toMatch(/yes {2}current_weather +local .*close to its examples/);
     expect(out).toMatch(/no {3}calendar +local .*unlike its examples/);
     expect(out).toContain('no LLM configured: the local pre-matcher decided alone');
+  });
+
+  it('gets the README example right without an LLM, with a reason of its own for each', async () => {
+    const { code, out } = await run('capabilities', 'Email Bob the forecast', '-r', EXAMPLE);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^selected: respond, current_weather, send_email\n/);
+    expect(out).toMatch(
+      /yes {2}current_weather +local .*"forecast" ~ "forecasts" in its description/,
+    );
+    expect(out).toMatch(/yes {2}send_email +local .*"email", "bob" as in "Send an email to Bob/);
+    expect(out).toMatch(/no {3}calendar +local /);
+    const reasons = out.split('\n').filter((line) => / local /.test(line));
+    expect(new Set(reasons.map((line) => line.replace(/^.* local +\S+ +/, ''))).size).toBe(
+      reasons.length,
+    );
   });
 
   it('prints one JSON object with --json, without echoing the task', async () => {

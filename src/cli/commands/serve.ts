@@ -1,14 +1,16 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { TriageError } from '../../core/errors.js';
-import { createTriageServer, DEFAULT_CLOSE_GRACE_MS, type TriageServer } from '../../server/app.js';
-import { TIERS } from '../../tier/tiers.js';
 import { findConfigFile, loadServerConfig } from './serve-config.js';
+import { serveHere } from './serve-run.js';
+import { serveAsWorker, serveWithWorkers } from './serve-workers.js';
 
 interface ServeOptions {
   readonly config?: string;
   readonly port?: number;
   readonly host?: string;
+  readonly workers?: number;
 }
 
 /** `triage serve`: the OpenAI-compatible routing server (docs/server.md). */
@@ -26,6 +28,11 @@ export function registerServe(program: Command): void {
     )
     .option('-p, --port <port>', 'port to listen on (overrides server.port)', parsePort)
     .option('--host <host>', 'interface to listen on (overrides server.host)')
+    .option(
+      '-w, --workers <n>',
+      'processes serving the port, a number or "auto" (one per core); default 1',
+      parseWorkers,
+    )
     .addHelpText(
       'after',
       '\nPoint any OpenAI-compatible client at http://<host>:<port>/v1 with model "auto" (or ' +
@@ -35,26 +42,11 @@ export function registerServe(program: Command): void {
     .action(async (options: ServeOptions) => {
       const file = findConfigFile(options.config);
       const config = loadServerConfig(file);
-      const server = createTriageServer({ config });
-      const url = await listen(server, options);
-      const models = TIERS.map((tier) => config.tiers[tier]?.length ?? 0);
-      const upstreams = models.reduce((sum, n) => sum + n, 0);
-      server.logger.info(
-        {
-          url,
-          config: file ?? null,
-          models: Object.fromEntries(TIERS.map((t, i) => [t, models[i]])),
-        },
-        'triage listening',
-      );
-      process.stderr.write(
-        `triage listening on ${url} (config: ${file ?? 'none'})\n` +
-          (upstreams === 0
-            ? 'No upstream model is configured: POST /v1/route shows decisions; chat completions ' +
-              'answer 503 until you add tiers (see docs/server.md).\n'
-            : ''),
-      );
-      await untilSignalled(server);
+      const workers = options.workers ?? 1;
+      const listenOptions = { port: options.port, host: options.host };
+      if (cluster.isWorker) await serveAsWorker(config, listenOptions);
+      else if (workers > 1) await serveWithWorkers(config, file, workers);
+      else await serveHere(config, file, listenOptions);
     });
 }
 
@@ -66,32 +58,14 @@ function parsePort(value: string): number {
   return port;
 }
 
-async function listen(server: TriageServer, options: ServeOptions): Promise<string> {
-  const host = options.host ?? server.config.server.host;
-  const port = options.port ?? server.config.server.port;
-  try {
-    return await server.listen({ host, port });
-  } catch (error) {
-    await server.close({ graceMs: 0 });
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new TriageError('listen_failed', `cannot listen on ${host}:${port} (${code})`);
-  }
-}
+/** Most workers accepted: more processes than this is a typo, not a deployment. */
+const MAX_WORKERS = 256;
 
-/**
- * Resolves once the server has shut down after SIGINT or SIGTERM: requests in flight get
- * {@link DEFAULT_CLOSE_GRACE_MS} to finish. A second signal ends the process at once.
- */
-function untilSignalled(server: TriageServer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      process.once(signal, () => process.exit(1));
-      server.logger.info({ signal }, 'shutting down');
-      server.close().then(resolve, reject);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+function parseWorkers(value: string): number {
+  if (value === 'auto') return availableParallelism();
+  const workers = Number(value);
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
+    throw new InvalidArgumentError(`must be "auto" or an integer from 1 to ${MAX_WORKERS}`);
+  }
+  return workers;
 }

@@ -1,0 +1,145 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
+import { exited, listening, spawnCli } from './serve.test-helpers.js';
+
+/** Each worker is a process of its own, started under tsx: allow for a busy machine. */
+const SLOW = 90_000;
+
+const serve = (args: string[]) => spawnCli(['serve', ...args]);
+
+/** The JSON lines a child wrote on standard output so far. */
+function logLines(child: ChildProcess): () => { msg: string; [key: string]: unknown }[] {
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return () =>
+    out
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+}
+
+/** A chat request on a connection of its own (so that the workers share the requests). */
+async function chatOnNewConnection(url: string): Promise<number> {
+  const client = new Client(url);
+  try {
+    const res = await client.request({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'auto', messages: [{ role: 'user', content: 'Hi!' }] }),
+    });
+    await res.body.dump();
+    return res.statusCode;
+  } finally {
+    await client.close();
+  }
+}
+
+describe('triage serve --workers', () => {
+  let fake: FakeLlmServer;
+  let file: string;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+    file = join(mkdtempSync(join(tmpdir(), 'triage-workers-')), 'triage.yaml');
+    writeFileSync(
+      file,
+      `server:\n  log: { level: info }\nproviders:\n  local: { baseUrl: "${fake.openAiBaseUrl}" }\n` +
+        'tiers:\n  SIMPLE: [local/small]\n  MEDIUM: [local/mid]\n',
+    );
+  });
+  afterAll(() => fake.close());
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+  });
+
+  it(
+    'serves one port from several processes, with the metrics of all at /metrics',
+    async () => {
+      const child = serve(['--config', file, '--port', '0', '--workers', '2']);
+      children.push(child);
+      const logs = logLines(child);
+      const url = await listening(child);
+      // Standard output is written in batches: a line may come up to a second late.
+      await expect
+        .poll(() => logs().filter((line) => line.msg === 'worker listening').length)
+        .toBe(2);
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () => chatOnNewConnection(url)),
+      );
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      // Every request counted once, whichever worker answered it.
+      const metrics = await (await request(`${url}/metrics`)).body.text();
+      const counted = [...metrics.matchAll(/^triage_requests_total\{[^}]*\} (\d+)$/gm)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
+      expect(counted).toBe(20);
+      const ended = exited(child);
+      child.kill('SIGTERM');
+      expect((await ended).code).toBe(0);
+      await expect
+        .poll(() => logs().filter((line) => line.msg === 'worker stopped').length)
+        .toBe(2);
+    },
+    SLOW,
+  );
+
+  it(
+    'replaces a worker that dies, and says so',
+    async () => {
+      const child = serve(['--config', file, '--port', '0', '--workers', '2']);
+      children.push(child);
+      const logs = logLines(child);
+      const url = await listening(child);
+      await expect.poll(() => logs().some((line) => line.msg === 'worker listening')).toBe(true);
+      const victim = logs().find((line) => line.msg === 'worker listening')?.pid as number;
+      process.kill(victim, 'SIGKILL');
+      await expect
+        .poll(() => logs().filter((line) => line.msg === 'worker listening').length, {
+          timeout: SLOW / 2,
+        })
+        .toBe(3);
+      const died = logs().find((line) => line.msg === 'worker died: starting another');
+      expect(died).toMatchObject({ pid: victim, signal: 'SIGKILL', level: 50 });
+      expect(await chatOnNewConnection(url)).toBe(200);
+      const ended = exited(child);
+      child.kill('SIGTERM');
+      expect((await ended).code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    'stops, naming the cause, when the workers cannot listen',
+    async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const { port } = taken.address() as { port: number };
+      try {
+        const { code, stderr } = await exited(
+          serve(['--config', file, '--port', String(port), '--workers', '2']),
+        );
+        expect(code).toBe(2);
+        expect(stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+      } finally {
+        taken.close();
+      }
+    },
+    SLOW,
+  );
+
+  it('rejects a worker count that is not a number or auto', async () => {
+    const { code, stderr } = await exited(serve(['--workers', 'many']));
+    expect(code).toBe(2);
+    expect(stderr).toContain('must be "auto" or an integer from 1 to 256');
+  });
+});

@@ -1,0 +1,208 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+import { AggregatorRegistry, type Registry } from 'prom-client';
+
+/**
+ * Several server processes behind one port (`triage serve --workers N`), with Node's cluster
+ * module: the primary forks the workers, replaces one that dies, answers their requests for the
+ * metrics of all of them (prom-client's `AggregatorRegistry`: counters and histograms summed),
+ * and shuts them all down gracefully. Each worker runs the whole server; the primary serves no
+ * request.
+ */
+
+/** A worker tells the primary it listens. */
+interface ListeningMessage {
+  readonly type: 'triage:listening';
+  readonly url: string;
+  readonly address: string;
+}
+
+/** A worker asks for the metrics of all workers; the primary answers with the same `id`. */
+interface MetricsMessage {
+  readonly type: 'triage:metrics';
+  readonly id: number;
+  readonly text?: string;
+  readonly error?: string;
+}
+
+/** The primary tells a worker to shut down gracefully. */
+interface ShutdownMessage {
+  readonly type: 'triage:shutdown';
+}
+
+type ClusterMessage = ListeningMessage | MetricsMessage | ShutdownMessage;
+
+/** A worker that dies sooner than this after it started is replaced after a pause. */
+const SHORT_LIFE_MS = 5_000;
+/** The pause before replacing a worker that died young, so that a crash does not loop hot. */
+const REPLACE_PAUSE_MS = 1_000;
+/** How long a worker waits for the primary's metrics before it answers with an error. */
+const METRICS_TIMEOUT_MS = 10_000;
+
+/** What {@link superviseWorkers} needs. */
+export interface SupervisorOptions {
+  /** How many workers to run. */
+  readonly workers: number;
+  /** Where the primary logs workers starting, dying and being replaced. */
+  readonly logger: Logger;
+  /** Called once, when every worker first listens: the URL and address they listen on. */
+  readonly onListening?: (url: string, address: string) => void;
+}
+
+/** The primary's handle on its workers. */
+export interface Supervisor {
+  /** Resolves with the exit code once every worker has exited after a shutdown. */
+  readonly done: Promise<number>;
+  /** Asks every worker to shut down gracefully (their own grace period applies). */
+  shutDown(): void;
+  /** Ends every worker at once. */
+  kill(): void;
+}
+
+/**
+ * Forks `workers` workers (the same program, started again by the cluster module) and keeps that
+ * many running: a worker that dies after it listened is replaced (logged as an error); one that
+ * dies before it ever listened (a port in use, a bad configuration) ends them all, with its
+ * exit code.
+ */
+export function superviseWorkers(options: SupervisorOptions): Supervisor {
+  const { logger, workers } = options;
+  const aggregator = new AggregatorRegistry();
+  const startedAt = new Map<Worker, number>();
+  const listened = new Set<Worker>();
+  const pendingForks = new Set<NodeJS.Timeout>();
+  let reported = false;
+  let stopping = false;
+  let exitCode = 0;
+  let resolveDone: (code: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => {
+    resolveDone = resolve;
+  });
+  const live = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker, performance.now());
+    worker.on('message', (message: ClusterMessage) => onMessage(worker, message));
+  };
+
+  const onMessage = (worker: Worker, message: ClusterMessage) => {
+    if (message?.type === 'triage:listening') {
+      listened.add(worker);
+      logger.info({ worker: worker.id, pid: worker.process.pid }, 'worker listening');
+      if (!reported && listened.size >= workers) {
+        reported = true;
+        options.onListening?.(message.url, message.address);
+      }
+    } else if (message?.type === 'triage:metrics') {
+      aggregator.clusterMetrics().then(
+        (text) => send(worker, { type: 'triage:metrics', id: message.id, text }),
+        (error: Error) =>
+          send(worker, { type: 'triage:metrics', id: message.id, error: error.message }),
+      );
+    }
+  };
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    for (const timer of pendingForks) clearTimeout(timer);
+    pendingForks.clear();
+    for (const worker of live()) send(worker, { type: 'triage:shutdown' });
+    if (live().length === 0) resolveDone(exitCode);
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = performance.now() - (startedAt.get(worker) ?? 0);
+    startedAt.delete(worker);
+    const wasListening = listened.delete(worker);
+    const about = { worker: worker.id, pid: worker.process.pid, code, signal };
+    if (stopping) {
+      logger.info(about, 'worker stopped');
+      if (live().length === 0) resolveDone(exitCode);
+      return;
+    }
+    if (!wasListening) {
+      logger.error(about, 'worker failed to start: stopping');
+      exitCode = typeof code === 'number' && code !== 0 ? code : 1;
+      stop();
+      return;
+    }
+    logger.error(about, 'worker died: starting another');
+    const timer = setTimeout(
+      () => {
+        pendingForks.delete(timer);
+        if (!stopping) fork();
+      },
+      lived < SHORT_LIFE_MS ? REPLACE_PAUSE_MS : 0,
+    );
+    pendingForks.add(timer);
+  });
+
+  for (let i = 0; i < workers; i++) fork();
+  return {
+    done,
+    shutDown: stop,
+    kill() {
+      stopping = true;
+      for (const worker of live()) worker.process.kill('SIGKILL');
+    },
+  };
+}
+
+function send(worker: Worker, message: ClusterMessage): void {
+  if (worker.isConnected()) worker.send(message);
+}
+
+/** The worker side of the cluster: reporting, shutting down, and the metrics of all workers. */
+export class ClusterWorker {
+  readonly #pending = new Map<
+    number,
+    { resolve: (text: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
+  >();
+  #next = 0;
+
+  /** `registry`: this worker's metrics, which the primary collects from every worker. */
+  constructor(registry: Registry) {
+    // Constructing one installs prom-client's answer to the primary's collection requests.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([registry]);
+    process.on('message', (message: ClusterMessage) => {
+      if (message?.type !== 'triage:metrics') return;
+      const pending = this.#pending.get(message.id);
+      if (!pending) return;
+      this.#pending.delete(message.id);
+      clearTimeout(pending.timer);
+      if (message.text !== undefined) pending.resolve(message.text);
+      else pending.reject(new Error(`metrics of the workers unavailable: ${message.error}`));
+    });
+  }
+
+  /** Tells the primary this worker listens. */
+  listening(url: string, address: string): void {
+    process.send?.({ type: 'triage:listening', url, address } satisfies ListeningMessage);
+  }
+
+  /** Resolves when the primary asks this worker to stop, or goes away. */
+  untilShutdown(): Promise<void> {
+    return new Promise((resolve) => {
+      process.on('message', (message: ClusterMessage) => {
+        if (message?.type === 'triage:shutdown') resolve();
+      });
+      process.once('disconnect', () => resolve());
+    });
+  }
+
+  /** The metrics of every worker, summed, in Prometheus' text format. */
+  metrics(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const id = this.#next++;
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new Error('metrics of the workers unavailable: the primary did not answer'));
+      }, METRICS_TIMEOUT_MS);
+      this.#pending.set(id, { resolve, reject, timer });
+      process.send?.({ type: 'triage:metrics', id } satisfies MetricsMessage);
+    });
+  }
+}
