@@ -13,3 +13,25 @@ export * from './pipeline/index.js';
 export * from './server/index.js';
 export * from './text/index.js';
 export * from './tier/index.js';
+export {
+  createTriage,
+  TRIAGE_PARTS,
+  type Triage,
+  type TriageCapabilitiesConfig,
+  type TriageClassifyOptions,
+  type TriageConfig,
+  type TriageContextConfig,
+  type TriageDecideOptions,
+  type TriageDecision,
+  type TriageInjectionConfig,
+  type TriageInjectionDecision,
+  type TriagePart,
+  type TriageTierConfig,
+} from './triage.js';
+export {
+  type TriageChatRequest,
+  type TriageRequest,
+  TriageRequestError,
+  type UserControlledText,
+  userControlledTexts,
+} from './triage-request.js';

@@ -64,3 +64,16 @@ export function runCli(
   child.stdin?.end(options.input ?? '');
   return result;
 }
+
+/** Resolves with the base URL once `triage serve` says it listens (on standard error). */
+export function listening(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr?.on('data', (chunk: Buffer | string) => {
+      err += String(chunk);
+      const url = /triage listening on (http:\/\/\S+)/.exec(err)?.[1];
+      if (url) resolve(url);
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}

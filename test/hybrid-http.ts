@@ -1,4 +1,4 @@
-import type { HybridStats } from '../src/core/hybrid.js';
+import type { DecisionAudit, HybridStats } from '../src/core/hybrid.js';
 import type { LlmProvider } from '../src/llm/types.js';
 import type { FakeBehaviour } from '../src/testing/index.js';
 
@@ -12,15 +12,10 @@ import type { FakeBehaviour } from '../src/testing/index.js';
  * repeated input is answered from the cache.
  */
 
-/** One decision, reduced to what the scenarios check. */
-export interface HybridVerdict {
-  /** `llm`: the LLM's verdict was used (also when it came from the cache); `fallback`: it failed. */
-  readonly source: 'llm' | 'fallback' | 'other';
+/** One decision: its audit fields (source, fallback cause, cache, reason) and the value decided. */
+export interface HybridVerdict extends DecisionAudit {
   /** The value decided (a tier, a risk level, a mode, whether a capability is selected). */
   readonly value: unknown;
-  readonly cached: boolean;
-  /** The decision's own explanation; a fallback's says what failed. */
-  readonly reason: string;
 }
 
 /** A subsystem built for one test. */
@@ -44,16 +39,4 @@ export interface HybridCase {
   readonly outsideSchema: FakeBehaviour;
   /** The value of the safe fallback for the input. */
   readonly fallback: unknown;
-  /** What the reason of a fallback says after a timeout and after an error. */
-  readonly reasons: { readonly timeout: RegExp; readonly error: RegExp };
-}
-
-/** The verdict of a decision that has a `source` like the core hybrid's. */
-export function verdictOf(
-  decision: { readonly source: string; readonly reason: string; readonly cached?: boolean },
-  value: unknown,
-): HybridVerdict {
-  const source =
-    decision.source === 'llm' ? 'llm' : decision.source === 'fallback' ? 'fallback' : 'other';
-  return { source, value, cached: decision.cached === true, reason: decision.reason };
 }

@@ -1,4 +1,4 @@
-import { type HybridCase, type HybridVerdict, verdictOf } from '../../test/hybrid-http.js';
+import type { HybridCase, HybridVerdict } from '../../test/hybrid-http.js';
 import { lruDecisionCache } from '../core/decision-cache.js';
 import { CapabilitySelector } from './selection.js';
 
@@ -21,9 +21,7 @@ export const hybridConformance: HybridCase[] = [
       });
       const decide = async (): Promise<HybridVerdict> => {
         const decision = (await selector.select(TASK)).decisions[0]!;
-        return decision.source === 'failed'
-          ? { ...verdictOf(decision, decision.selected), source: 'fallback' }
-          : verdictOf(decision, decision.selected);
+        return { ...decision, value: decision.selected };
       };
       return {
         decide,
@@ -36,9 +34,5 @@ export const hybridConformance: HybridCase[] = [
     answer: { reply: { json: { is_match: true, reason: 'a meeting to move' } }, value: true },
     outsideSchema: { json: { is_match: 'probably', reason: 'hard to say' } },
     fallback: false,
-    reasons: {
-      timeout: /^classification failed: DecisionTimeoutError: /,
-      error: /^classification failed: Llm(HttpError|InvalidOutputError): /,
-    },
   },
 ];

@@ -1,8 +1,9 @@
-import { DecisionTimeoutError, TriageError } from '../core/errors.js';
+import { InputError, isTimeoutError, TriageError } from '../core/errors.js';
+import type { FallbackCause } from '../core/hybrid.js';
 import { LlmError } from '../llm/errors.js';
 
 /** Capability selection was asked to classify an empty task (nothing left after directives). */
-export class EmptyTaskError extends TriageError {
+export class EmptyTaskError extends InputError {
   constructor() {
     super('task_empty', 'capability selection needs a task: the text is empty');
   }
@@ -13,6 +14,8 @@ export interface CapabilityFailure {
   readonly name: string;
   /** `timeout`: the LLM did not answer in time; `error`: it failed or answered unusably. */
   readonly cause: 'timeout' | 'error';
+  /** The decision's fallback cause: `llm_timeout`, `deadline`, `llm_error`, `llm_invalid`, … */
+  readonly fallbackCause?: FallbackCause;
   /** One line describing the error (never the task text). */
   readonly error: string;
   /** Whether trying again may succeed (timeouts, connection errors, HTTP 429 and 5xx). */
@@ -42,7 +45,7 @@ export class CapabilitySelectionError extends TriageError {
  * HTTP 408, 429 and 5xx). Invalid output and configuration errors are not.
  */
 export function isRetriableError(error: unknown): boolean {
-  if (error instanceof DecisionTimeoutError) return true;
+  if (isTimeoutError(error)) return true;
   if (error instanceof LlmError) return error.retriable;
   if (error instanceof CapabilitySelectionError) return error.retriable;
   return false;

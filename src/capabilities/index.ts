@@ -75,6 +75,8 @@ export {
   type CapabilitySelection,
   CapabilitySelector,
   type CapabilitySelectorOptions,
+  type ClassifyTaskOptions,
+  createCapabilitySelector,
   type SelectionSource,
   type SelectOptions,
 } from './selection.js';

@@ -17,8 +17,8 @@ const answers =
     reason: `scripted answer for ${capability}`,
   });
 
-const sources = (selection: { decisions: readonly { name: string; source: string }[] }) =>
-  Object.fromEntries(selection.decisions.map((d) => [d.name, d.source]));
+const sources = (selection: { decisions: readonly { name: string; decidedBy: string }[] }) =>
+  Object.fromEntries(selection.decisions.map((d) => [d.name, d.decidedBy]));
 
 describe('CapabilitySelector', () => {
   it('selects always-active capabilities first, then what the LLM says yes to', async () => {
@@ -26,7 +26,7 @@ describe('CapabilitySelector', () => {
     const selector = new CapabilitySelector({ registry: registry(), provider, prematcher: false });
     const selection = await selector.select('Plan my Friday picnic around the weather');
     expect(selection.selected).toEqual(['respond', 'current_weather', 'calendar']);
-    expect(selection.decisions.map((d) => [d.name, d.selected, d.source])).toEqual([
+    expect(selection.decisions.map((d) => [d.name, d.selected, d.decidedBy])).toEqual([
       ['respond', true, 'always-active'],
       ['current_weather', true, 'llm'],
       ['send_email', false, 'llm'],
@@ -209,7 +209,12 @@ describe('CapabilitySelector', () => {
     expect(provider.requests).toHaveLength(3);
     expect(again.llmCalls).toBe(0);
     const calendar = again.decisions.find((d) => d.name === 'calendar')!;
-    expect(calendar).toMatchObject({ selected: true, source: 'llm', cached: true });
+    expect(calendar).toMatchObject({
+      selected: true,
+      source: 'cached',
+      decidedBy: 'llm',
+      cached: true,
+    });
     expect(calendar.reason).toBe('scripted answer for calendar');
     await selector.select('move my meeting', { previousFailure: 'other' });
     expect(provider.requests).toHaveLength(6);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import { describeError } from '../core/errors.js';
 import {
+  type DecideOptions,
+  type DecisionAudit,
   type DecisionCache,
   type FallbackContext,
   Hybrid,
@@ -41,24 +43,28 @@ import { CapabilityRegistry } from './registry.js';
  * fallback of ARCHITECTURE.md).
  */
 
-/** Where a capability decision came from. */
+/** What decided a capability: its own rule, the pre-matcher, the LLM, or nothing (failed). */
 export type SelectionSource = 'always-active' | 'bypass' | 'local' | 'llm' | 'failed';
 
-/** The decision on one capability. */
-export interface CapabilityDecision {
+/**
+ * The decision on one capability, with the audit every triage decision carries: `source` is
+ * `forced` for always-active and bypassed capabilities, `local` for the pre-matcher, `llm` or
+ * `cached` for the LLM, `fallback` (not selected, with `fallbackCause` and `failure`) when the
+ * LLM could not decide.
+ */
+export interface CapabilityDecision extends DecisionAudit {
   readonly name: string;
   readonly selected: boolean;
-  readonly source: SelectionSource;
-  /** Confidence in [0, 1] of `selected` (1 for always-active and bypass). */
-  readonly confidence: number;
-  readonly reason: string;
+  /** What decided it, in the selector's own terms. */
+  readonly decidedBy: SelectionSource;
   /** The pre-matcher's similarity of the task to the capability's examples, when it ran. */
   readonly score?: number;
-  /** Milliseconds spent waiting for the LLM, when it was asked. */
-  readonly llmMs?: number;
-  /** True when the LLM's verdict came from the decision cache. */
-  readonly cached?: boolean;
-  /** For source `failed`: what went wrong. */
+  /**
+   * From {@link CapabilitySelector.classify} only: the pre-matcher is unsure and an LLM is
+   * configured, so `selected` is its best guess; {@link CapabilitySelector.decide} asks the LLM.
+   */
+  readonly needsLlm: boolean;
+  /** For a fallback: what went wrong. */
   readonly failure?: CapabilityFailure;
 }
 
@@ -80,6 +86,8 @@ export interface CapabilitySelection {
   readonly llm: boolean;
   /** Whether the local pre-matcher ran. */
   readonly prematcher: boolean;
+  /** From `classify` only: some capabilities wait for the LLM (see `CapabilityDecision.needsLlm`). */
+  readonly needsLlm: boolean;
   /** LLM calls made (cache hits excluded). */
   readonly llmCalls: number;
   /** Wall time of the selection in milliseconds. */
@@ -87,14 +95,21 @@ export interface CapabilitySelection {
 }
 
 /**
- * Options of {@link CapabilitySelector}: the registry, the provider and the cache, plus the
+ * Options of {@link CapabilitySelector}, in the shape every subsystem shares: the registry, the
  * settings of {@link SelectionConfigSchema} (validated; see there for defaults: concurrency 5,
- * seed 0, all examples, 5,000 ms per LLM call, no bypass, temperature 0, the default pre-matcher).
+ * seed 0, all examples, 5,000 ms per LLM call, no bypass, temperature 0, the default
+ * pre-matcher), `llm` and `cache`.
  */
 export interface CapabilitySelectorOptions extends Partial<Omit<SelectionConfig, 'prematcher'>> {
   /** The capabilities: a registry (which may grow later) or a list. */
   readonly registry: CapabilityRegistry | readonly CapabilityInput[];
   /** The LLM asked about uncertain capabilities; absent: local decisions only. */
+  readonly llm?: LlmProvider;
+  /**
+   * The LLM asked about uncertain capabilities.
+   *
+   * @deprecated Pass it as `llm`.
+   */
   readonly provider?: LlmProvider;
   /** Options of the local pre-matcher, or `false` to ask the LLM about every capability. */
   readonly prematcher?: PrematcherOptions | false;
@@ -102,14 +117,20 @@ export interface CapabilitySelectorOptions extends Partial<Omit<SelectionConfig,
   readonly cache?: DecisionCache<boolean>;
 }
 
-/** Options of one {@link CapabilitySelector.select} call. */
-export interface SelectOptions {
-  /** Why the previous selection failed (reclassification): added to every prompt. */
-  readonly previousFailure?: string;
+/** Options of a local selection ({@link CapabilitySelector.classify}). */
+export interface ClassifyTaskOptions {
   /** The session's bypass setting (from an earlier `/caps:` directive); overrides the config. */
   readonly bypass?: boolean;
-  /** Aborts pending LLM calls; the selection then rejects with the signal's reason. */
-  readonly signal?: AbortSignal;
+}
+
+/**
+ * Options of one {@link CapabilitySelector.decide} call. `signal` aborts pending LLM calls (the
+ * selection then rejects with the signal's reason); at `deadlineMs` every capability still
+ * waiting for the LLM falls back (not selected, cause `deadline`).
+ */
+export interface SelectOptions extends ClassifyTaskOptions, DecideOptions {
+  /** Why the previous selection failed (reclassification): added to every prompt. */
+  readonly previousFailure?: string;
 }
 
 /** One capability waiting for its decision; the LLM step and the fallback write back into it. */
@@ -117,8 +138,6 @@ interface Pending {
   readonly capability: Capability;
   readonly task: string;
   readonly previousFailure: string | undefined;
-  llmReason?: string;
-  cacheKey?: string;
   thrown?: unknown;
   failure?: CapabilityFailure;
 }
@@ -129,9 +148,43 @@ interface Outcome {
   readonly local: LocalVerdict<boolean>;
   readonly score: number | undefined;
   decision: HybridDecision<boolean> | undefined;
+  /** Left undecided by `classify`: the LLM would be asked. */
+  waiting?: boolean;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The local part of one selection, before any LLM call. */
+interface Plan {
+  readonly started: number;
+  readonly text: string;
+  /** Always-active and bypassed capabilities: decided by rule. */
+  readonly fixed: CapabilityDecision[];
+  /** The other capabilities; those without a decision wait for the LLM. */
+  readonly outcomes: Outcome[];
+  readonly bypass: boolean;
+  readonly from: BypassSource;
+  readonly directive: CapsDirective | undefined;
+  readonly prematcher: boolean;
+}
+
+/** The decision on a capability its own rule selects (always active, or bypass). */
+function forcedDecision(name: string, by: SelectionSource, reason: string): CapabilityDecision {
+  return {
+    name,
+    selected: true,
+    decidedBy: by,
+    source: 'forced',
+    confidence: 1,
+    localConfidence: null,
+    llmConfidence: null,
+    llmMs: 0,
+    cached: false,
+    reason,
+    fallbackCause: null,
+    needsLlm: false,
+  };
+}
 
 const NO_LOCAL: LocalVerdict<boolean> = Object.freeze({
   value: false,
@@ -144,12 +197,12 @@ export class CapabilitySelector {
   readonly registry: CapabilityRegistry;
   readonly #config: SelectionConfig;
   readonly #provider: LlmProvider | undefined;
-  readonly #cache: DecisionCache<boolean> | undefined;
   readonly #hybrid: Hybrid<Pending, boolean>;
   #prematcher: { readonly version: number; readonly matcher: Prematcher } | undefined;
 
   constructor(options: CapabilitySelectorOptions) {
-    const { registry, provider, cache, ...settings } = options;
+    const { registry, llm, provider: legacyProvider, cache, ...settings } = options;
+    const provider = llm ?? legacyProvider;
     this.registry =
       registry instanceof CapabilityRegistry ? registry : new CapabilityRegistry(registry);
     this.#config = selectionConfig(settings, 'capability selector options');
@@ -167,7 +220,6 @@ export class CapabilitySelector {
         ? { cache, cacheKey: (pending: Pending) => this.#cacheKey(provider, pending) }
         : {}),
     });
-    this.#cache = cache;
     if (this.#config.prematcher !== false) this.#matcher(); // compile now: fail fast on bad options
   }
 
@@ -176,42 +228,81 @@ export class CapabilitySelector {
     return this.#hybrid.stats;
   }
 
-  /** Selects the capabilities `task` needs. */
-  async select(task: string, options: SelectOptions = {}): Promise<CapabilitySelection> {
+  /**
+   * Selects the capabilities `task` needs.
+   *
+   * @deprecated Use {@link decide}.
+   */
+  select(task: string, options: SelectOptions = {}): Promise<CapabilitySelection> {
+    return this.decide(task, options);
+  }
+
+  /**
+   * Selects locally, without I/O: always-active and bypassed capabilities, and the pre-matcher's
+   * decisions. When the pre-matcher is unsure of some and an LLM is configured, their decisions
+   * (and the selection) have `needsLlm: true`, with the pre-matcher's best guess.
+   */
+  classify(task: string, options: ClassifyTaskOptions = {}): CapabilitySelection {
+    const plan = this.#plan(task, options);
+    for (const outcome of plan.outcomes) {
+      if (outcome.decision !== undefined) continue;
+      outcome.decision = this.#hybrid.pending(outcome.local);
+      outcome.waiting = true;
+    }
+    return this.#selection(plan, 0, performance.now() - plan.started);
+  }
+
+  /**
+   * Selects the capabilities `task` needs: local decisions first, then the LLM for the
+   * capabilities the pre-matcher is unsure of, concurrently under the configured limit, each
+   * under its timeout and all under the caller's `deadlineMs`.
+   */
+  async decide(task: string, options: SelectOptions = {}): Promise<CapabilitySelection> {
+    const plan = this.#plan(task, options);
+    const before = this.#hybrid.stats.llmCalls;
+    const asking = plan.outcomes.filter((outcome) => outcome.decision === undefined);
+    if (asking.length > 0) {
+      const { signal, deadlineMs } = options;
+      const until = deadlineMs === undefined ? undefined : plan.started + deadlineMs;
+      const limit = pLimit(this.#config.concurrency);
+      await Promise.all(
+        asking.map((outcome) =>
+          limit(async () => {
+            outcome.decision = await this.#hybrid.decideFrom(outcome.pending, outcome.local, {
+              ...(signal === undefined ? {} : { signal }),
+              ...(until === undefined ? {} : { deadlineMs: until - performance.now() }),
+            });
+          }),
+        ),
+      );
+    }
+    const llmCalls = this.#hybrid.stats.llmCalls - before;
+    return this.#selection(plan, llmCalls, performance.now() - plan.started);
+  }
+
+  /** The local part of a selection: the decisions that need no LLM, and the rest pending. */
+  #plan(task: string, options: SelectOptions): Plan {
     const started = performance.now();
     const parsed = parseCapsDirective(task);
     const { bypass, from } = resolveBypass(parsed.directive, options.bypass, this.#config.bypass);
     const text = sanitizeText(parsed.text);
     const all = this.registry.all();
-    const decisions: CapabilityDecision[] = all
+    const fixed: CapabilityDecision[] = all
       .filter((capability) => capability.alwaysActive)
-      .map((capability) => ({
-        name: capability.name,
-        selected: true,
-        source: 'always-active' as const,
-        confidence: 1,
-        reason: 'always active',
-      }));
+      .map((capability) => forcedDecision(capability.name, 'always-active', 'always active'));
     const rest = all.filter((capability) => !capability.alwaysActive);
     const matcher = this.#config.prematcher === false ? undefined : this.#matcher();
-    let llmCalls = 0;
+    let outcomes: Outcome[] = [];
     if (bypass) {
       const why = from === 'directive' ? '/caps:off in the task' : `bypass set by ${from}`;
       for (const capability of rest) {
-        decisions.push({
-          name: capability.name,
-          selected: true,
-          source: 'bypass',
-          confidence: 1,
-          reason: `selection bypassed (${why})`,
-        });
+        fixed.push(forcedDecision(capability.name, 'bypass', `selection bypassed (${why})`));
       }
     } else {
       if (text.trim() === '') throw new EmptyTaskError();
       const matches = matcher?.match(text).matches;
-      const before = this.#hybrid.stats.llmCalls;
       // Local decisions are made at once, synchronously; only the rest wait for an LLM slot.
-      const outcomes = rest.map((capability, i): Outcome => {
+      outcomes = rest.map((capability, i): Outcome => {
         const match = matches?.[i];
         const local: LocalVerdict<boolean> = match
           ? { value: match.value, confidence: match.confidence, reason: match.reason }
@@ -224,36 +315,34 @@ export class CapabilitySelector {
         const decision = this.#hybrid.decideLocally(pending, local);
         return { pending, local, score: match?.score, decision };
       });
-      const asking = outcomes.filter((outcome) => outcome.decision === undefined);
-      if (asking.length > 0) {
-        const limit = pLimit(this.#config.concurrency);
-        await Promise.all(
-          asking.map((outcome) =>
-            limit(async () => {
-              outcome.decision = await this.#hybrid.decideFrom(
-                outcome.pending,
-                outcome.local,
-                options.signal,
-              );
-            }),
-          ),
-        );
-      }
-      llmCalls = this.#hybrid.stats.llmCalls - before;
-      for (const outcome of outcomes) decisions.push(this.#toDecision(outcome));
     }
     return {
-      task: text,
+      started,
+      text,
+      fixed,
+      outcomes,
+      bypass,
+      from,
+      directive: parsed.directive,
+      prematcher: matcher !== undefined && !bypass,
+    };
+  }
+
+  #selection(plan: Plan, llmCalls: number, elapsedMs: number): CapabilitySelection {
+    const decisions = [...plan.fixed, ...plan.outcomes.map((outcome) => this.#toDecision(outcome))];
+    return {
+      task: plan.text,
       selected: decisions.filter((d) => d.selected).map((d) => d.name),
       decisions,
       failures: decisions.flatMap((d) => (d.failure ? [d.failure] : [])),
-      bypass,
-      bypassFrom: from,
-      ...(parsed.directive === undefined ? {} : { directive: parsed.directive }),
+      bypass: plan.bypass,
+      bypassFrom: plan.from,
+      ...(plan.directive === undefined ? {} : { directive: plan.directive }),
       llm: this.#provider !== undefined,
-      prematcher: matcher !== undefined && !bypass,
+      prematcher: plan.prematcher,
+      needsLlm: decisions.some((d) => d.needsLlm),
       llmCalls,
-      elapsedMs: performance.now() - started,
+      elapsedMs,
     };
   }
 
@@ -261,30 +350,37 @@ export class CapabilitySelector {
    * The reported decision of one capability. Built field by field rather than with object
    * spreads, which are many times slower on V8 and this runs once per capability per task.
    */
-  #toDecision({ pending, local, score, decision }: Outcome): CapabilityDecision {
+  #toDecision({ pending, local, score, decision, waiting }: Outcome): CapabilityDecision {
     const hybrid = decision!;
+    const needsLlm = waiting === true;
     const out: Mutable<CapabilityDecision> = {
       name: pending.capability.name,
       selected: hybrid.value,
-      source: 'local',
+      decidedBy: 'local',
+      source: hybrid.source,
       confidence: hybrid.confidence,
+      localConfidence: hybrid.localConfidence,
+      llmConfidence: hybrid.llmConfidence,
+      llmMs: hybrid.llmMs,
+      cached: hybrid.cached,
       reason: hybrid.reason,
+      fallbackCause: hybrid.fallbackCause,
+      needsLlm,
     };
     if (score !== undefined) out.score = score;
     if (hybrid.source === 'fallback') {
       const failure = pending.failure!;
       out.selected = false;
-      out.source = 'failed';
+      out.decidedBy = 'failed';
       out.confidence = 0;
       out.reason = `classification failed: ${failure.error}`;
-      out.llmMs = hybrid.llmMs;
       out.failure = failure;
-    } else if (hybrid.source === 'llm') {
-      out.source = 'llm';
-      out.reason = this.#llmReason(pending, hybrid.value, hybrid.cached === true);
-      out.llmMs = hybrid.llmMs;
-      if (hybrid.cached) out.cached = true;
-    } else if (!this.#hybrid.isConfident(local)) {
+    } else if (hybrid.source === 'llm' || hybrid.source === 'cached') {
+      out.decidedBy = 'llm';
+      out.reason =
+        hybrid.llmReason ??
+        (hybrid.value ? 'the LLM says it is needed' : 'the LLM says it is not needed');
+    } else if (!needsLlm && !this.#hybrid.isConfident(local)) {
       out.reason = `${local.reason ?? 'undecided'}; no LLM configured, best guess: ${hybrid.value ? 'needed' : 'not needed'}`;
     }
     return out;
@@ -316,7 +412,6 @@ export class CapabilitySelector {
           : { previousFailure: pending.previousFailure }),
         ...(this.#config.model === undefined ? {} : { model: this.#config.model }),
       });
-      if (verdict.reason !== undefined) pending.llmReason = verdict.reason;
       return {
         value: verdict.isMatch,
         ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
@@ -330,23 +425,16 @@ export class CapabilitySelector {
   /** The hybrid's fallback: the capability is not selected, and the failure is recorded. */
   #failed(context: FallbackContext<Pending, boolean>) {
     const { input } = context;
-    const cause = context.cause === 'timeout' ? 'timeout' : 'error';
+    const timedOut = context.cause === 'llm_timeout' || context.cause === 'deadline';
+    const cause = timedOut ? 'timeout' : 'error';
     input.failure = {
       name: input.capability.name,
       cause,
+      fallbackCause: context.cause,
       error: context.error ?? (input.thrown === undefined ? cause : describeError(input.thrown)),
-      retriable: cause === 'timeout' || isRetriableError(input.thrown),
+      retriable: timedOut || isRetriableError(input.thrown),
     };
     return { value: false, confidence: 0 };
-  }
-
-  #llmReason(pending: Pending, selected: boolean, cached: boolean): string {
-    const reason =
-      pending.llmReason ??
-      (cached && pending.cacheKey !== undefined
-        ? this.#cache?.get(pending.cacheKey)?.reason
-        : undefined);
-    return reason ?? (selected ? 'the LLM says it is needed' : 'the LLM says it is not needed');
   }
 
   #cacheKey(provider: LlmProvider, pending: Pending): string {
@@ -362,7 +450,20 @@ export class CapabilitySelector {
     ]) {
       hash.update(part).update('\u0000');
     }
-    pending.cacheKey = hash.digest('base64url');
-    return pending.cacheKey;
+    return hash.digest('base64url');
   }
+}
+
+/**
+ * Builds a capability selector from one configuration object: the registry, the settings,
+ * `llm` and `cache` (see {@link CapabilitySelectorOptions}).
+ *
+ * ```ts
+ * const selector = createCapabilitySelector({ registry, llm: provider });
+ * selector.classify(task);                          // synchronous, local
+ * await selector.decide(task, { deadlineMs: 800 });  // the LLM for the unsure ones
+ * ```
+ */
+export function createCapabilitySelector(options: CapabilitySelectorOptions): CapabilitySelector {
+  return new CapabilitySelector(options);
 }

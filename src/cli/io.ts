@@ -1,11 +1,11 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parse as parseYaml } from 'yaml';
-import { TriageError } from '../core/errors.js';
+import { InputError as CoreInputError } from '../core/errors.js';
 import { Progress } from './progress.js';
 
 /** A command-line input could not be read or parsed. The message names the file and line. */
-export class InputError extends TriageError {
+export class InputError extends CoreInputError {
   constructor(message: string) {
     super('input_invalid', message);
   }

@@ -29,8 +29,10 @@ export {
 } from './modes.js';
 export {
   type ContextDecision,
+  type ContextLlmSettings,
   ContextRouter,
   type ContextRouterOptions,
+  type ContextRouterSettings,
   createContextRouter,
   fallbackReason,
 } from './router.js';

@@ -213,7 +213,7 @@ describe('ContextRouter', () => {
     const router = new ContextRouter({ llm });
     await router.decide(UNSURE);
     const again = await router.decide(`  ${UNSURE.toUpperCase()}   `);
-    expect(again).toMatchObject({ mode: PAGE_GROUNDED_DEFINITION, source: 'llm', cached: true });
+    expect(again).toMatchObject({ mode: PAGE_GROUNDED_DEFINITION, source: 'cached', cached: true });
     expect(llm.requests).toHaveLength(1);
     expect(router.stats).toMatchObject({ llmCalls: 1, cacheHits: 1 });
     // Unsure verdicts are not cached: each is asked again.
@@ -278,7 +278,7 @@ describe('ContextRouter', () => {
         reason: 'router disabled',
       });
       expect(decision.policy.useMemoryContext).toBe(true);
-      expect(decision.local).toBeUndefined();
+      expect(decision.local).toBeNull();
     }
     expect(llm.requests).toHaveLength(0);
   });

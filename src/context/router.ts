@@ -1,12 +1,14 @@
 import { lruDecisionCache } from '../core/decision-cache.js';
 import {
+  type DecideOptions,
+  type DecisionAudit,
   type DecisionCache,
-  type DecisionSource,
   type FallbackContext,
   Hybrid,
   type HybridDecision,
   type HybridStats,
 } from '../core/hybrid.js';
+import { type LlmSetting, splitLlmSetting } from '../llm/setting.js';
 import type { LlmProvider } from '../llm/types.js';
 import { foldString } from '../text/chars.js';
 import { contextLlmDecider } from './llm-router.js';
@@ -16,9 +18,35 @@ import {
   LocalContextRouter,
   localVerdict,
 } from './local-router.js';
-import type { ContextPolicy, ContextRouterConfig, ContextRouterConfigInput } from './schema.js';
+import type {
+  ContextLlmConfig,
+  ContextPolicy,
+  ContextRouterConfig,
+  ContextRouterConfigInput,
+  DeepPartial,
+} from './schema.js';
 
-/** How a {@link ContextRouter} is built. */
+/** The settings of the context router's LLM decision (the `llm` section of its configuration). */
+export type ContextLlmSettings = DeepPartial<ContextLlmConfig>;
+
+/**
+ * How a context router is built, in the shape every subsystem shares: its configuration, `llm`
+ * (the LLM asked when the local router is unsure: a provider, or the `llm` settings with the
+ * provider in `provider`) and `cache` (a decision cache shared with others).
+ */
+export interface ContextRouterSettings extends Omit<ContextRouterConfigInput, 'llm'> {
+  /** The LLM: `{ llm: provider }` or `{ llm: { provider, timeoutMs: 350 } }`. */
+  readonly llm?: LlmSetting<ContextLlmSettings>;
+  /** A cache of LLM verdicts, replacing the in-memory LRU that `llm.cacheSize` configures. */
+  readonly cache?: DecisionCache<string>;
+}
+
+/**
+ * How a {@link ContextRouter} was built before every subsystem took one configuration object.
+ *
+ * @deprecated Pass the configuration itself with `llm` and `cache`:
+ * `createContextRouter({ ...config, llm: provider, cache })`.
+ */
 export interface ContextRouterOptions {
   /** The configuration: partial (completed with the defaults) or from `contextRouterConfig`. */
   readonly config?: ContextRouterConfigInput | ContextRouterConfig;
@@ -28,24 +56,22 @@ export interface ContextRouterOptions {
   readonly cache?: DecisionCache<string>;
 }
 
-/** A routing decision: the mode, its policy, and where the decision came from. */
-export interface ContextDecision {
+/**
+ * A routing decision: the mode, its policy, and the audit every triage decision carries
+ * (`source`: `local`, `llm`, `cached`, `fallback` with its `fallbackCause`, or `forced` when the
+ * router is disabled). Plain data.
+ */
+export interface ContextDecision extends DecisionAudit {
   readonly mode: string;
   /** What to send with the question, and how to shape the answer. */
   readonly policy: ContextPolicy;
-  /** `local`, `llm`, `fallback`, or `forced` (the router is disabled). */
-  readonly source: DecisionSource;
-  readonly confidence: number;
-  /** Why, e.g. `local: definition+concision (…)` or `fallback:low_conf(local=0.41,llm=0.55)`. */
-  readonly reason: string;
-  /** The local router's view (absent when the router is disabled). */
-  readonly local?: ContextRoute;
-  /** The LLM's confidence, when it answered. */
-  readonly llmConfidence?: number;
-  /** Milliseconds spent waiting for the LLM (0 when it was not asked). */
-  readonly llmMs: number;
-  /** True when the LLM verdict came from the cache. */
-  readonly cached?: boolean;
+  /** The local router's view (`null` when the router is disabled). */
+  readonly local: ContextRoute | null;
+  /**
+   * From {@link ContextRouter.classify} only: the local router is unsure and an LLM is
+   * configured, so `mode` is provisional; {@link ContextRouter.decide} asks the LLM.
+   */
+  readonly needsLlm: boolean;
 }
 
 /**
@@ -65,14 +91,18 @@ export class ContextRouter {
   readonly #hybrid: Hybrid<string, string>;
   readonly #llmEnabled: boolean;
 
-  constructor(options: ContextRouterOptions = {}) {
-    this.#local = new LocalContextRouter(options.config ?? {});
+  /**
+   * Builds a router from one configuration object ({@link ContextRouterSettings}); the
+   * deprecated `{ config, llm, cache }` form ({@link ContextRouterOptions}) is still read.
+   */
+  constructor(options: ContextRouterSettings | ContextRouterOptions = {}) {
+    const { config: input, provider, cache: sharedCache } = settingsOf(options);
+    this.#local = new LocalContextRouter(input);
     const config = this.#local.config;
     this.config = config;
-    const { llm: provider } = options;
     this.#llmEnabled = provider !== undefined;
     const cache =
-      options.cache ??
+      sharedCache ??
       (config.llm.cacheSize > 0
         ? lruDecisionCache<string>({ max: config.llm.cacheSize, ttlMs: config.llm.cacheTtlMs })
         : undefined);
@@ -119,9 +149,27 @@ export class ContextRouter {
     return this.#hybrid.stats;
   }
 
-  /** The local router's answer alone (synchronous, no LLM): what `decide` starts from. */
+  /**
+   * The local router's answer alone.
+   *
+   * @deprecated Use {@link classify}: its decision carries the same route in `local`.
+   */
   route(question: string): ContextRoute {
     return this.#local.route(question);
+  }
+
+  /**
+   * Decides locally, without I/O: the local verdict (or, unsure without an LLM, the fallback as
+   * configured). When the local router is unsure and an LLM is configured, the decision has
+   * `needsLlm: true` and the local mode; {@link decide} then asks the LLM.
+   */
+  classify(question: string): ContextDecision {
+    if (!this.config.enabled) return this.#disabled();
+    const local = this.#local.route(question);
+    const verdict = localVerdict(local);
+    const decision = this.#hybrid.decideLocally(question, verdict);
+    if (decision !== undefined) return this.#toDecision(decision, local, false);
+    return this.#toDecision(this.#hybrid.pending(verdict), local, true);
   }
 
   /** {@link route} with the phrases behind each signal and the intermediate scores. */
@@ -135,77 +183,109 @@ export class ContextRouter {
   }
 
   /**
-   * Decides the mode of a question: locally when sure, else through the LLM or the fallback.
-   * Never rejects because of the LLM (its failures fall back); rejects only when `signal` aborts.
+   * Decides the mode of a question: locally when sure, else through the LLM (under its timeout
+   * and the caller's `deadlineMs`) or the fallback. Never rejects because of the LLM (its
+   * failures fall back); rejects only when `signal` aborts.
    */
-  async decide(question: string, options: { signal?: AbortSignal } = {}): Promise<ContextDecision> {
+  async decide(question: string, options: DecideOptions = {}): Promise<ContextDecision> {
     if (!this.config.enabled) return this.#disabled();
     const local = this.#local.route(question);
-    const decision = await this.#hybrid.decideFrom(question, localVerdict(local), options.signal);
-    return this.#toDecision(decision, local);
+    const decision = await this.#hybrid.decideFrom(question, localVerdict(local), options);
+    return this.#toDecision(decision, local, false);
   }
 
   /**
    * The decision, when it needs no LLM call (the local router is sure, no LLM is configured, or
    * the router is disabled): synchronous, for a server's common path. `undefined` when the LLM
    * must be asked; then `await decide(question)`.
+   *
+   * @deprecated Use {@link classify}, whose `needsLlm` says when {@link decide} would ask the LLM.
    */
   decideLocally(question: string): ContextDecision | undefined {
-    if (!this.config.enabled) return this.#disabled();
-    const local = this.#local.route(question);
-    const decision = this.#hybrid.decideLocally(question, localVerdict(local));
-    return decision === undefined ? undefined : this.#toDecision(decision, local);
+    const decision = this.classify(question);
+    return decision.needsLlm ? undefined : decision;
   }
 
   #disabled(): ContextDecision {
     const forced = this.#hybrid.forced(this.config.disabledMode, 'router disabled');
-    return {
-      mode: forced.value,
-      policy: this.policy(forced.value),
-      source: forced.source,
-      confidence: forced.confidence,
-      reason: forced.reason,
-      llmMs: 0,
-    };
+    return this.#toDecision(forced, null, false);
   }
 
-  #toDecision(decision: HybridDecision<string>, local: ContextRoute): ContextDecision {
+  #toDecision(
+    decision: HybridDecision<string>,
+    local: ContextRoute | null,
+    needsLlm: boolean,
+  ): ContextDecision {
     return {
       mode: decision.value,
       policy: this.policy(decision.value),
       source: decision.source,
       confidence: decision.confidence,
-      reason: decision.reason,
-      local,
-      ...(decision.llmConfidence === undefined ? {} : { llmConfidence: decision.llmConfidence }),
+      localConfidence: decision.localConfidence,
+      llmConfidence: decision.llmConfidence,
       llmMs: decision.llmMs,
-      ...(decision.cached ? { cached: true } : {}),
+      cached: decision.cached,
+      reason: decision.reason,
+      fallbackCause: decision.fallbackCause,
+      local,
+      needsLlm,
     };
   }
 }
 
-/** Builds a {@link ContextRouter}. */
-export function createContextRouter(options: ContextRouterOptions = {}): ContextRouter {
+/** The configuration, provider and cache of either way of building a router. */
+function settingsOf(options: ContextRouterSettings | ContextRouterOptions): {
+  readonly config: ContextRouterConfigInput | ContextRouterConfig;
+  readonly provider: LlmProvider | undefined;
+  readonly cache: DecisionCache<string> | undefined;
+} {
+  if ('config' in options) {
+    const legacy = options as ContextRouterOptions;
+    return { config: legacy.config ?? {}, provider: legacy.llm, cache: legacy.cache };
+  }
+  const { llm, cache, ...config } = options as ContextRouterSettings;
+  const split = splitLlmSetting<ContextLlmSettings>(llm);
+  return {
+    config: split.settings === undefined ? config : { ...config, llm: split.settings },
+    provider: split.provider,
+    cache,
+  };
+}
+
+/**
+ * Builds a {@link ContextRouter} from one configuration object with `llm` and `cache`:
+ *
+ * ```ts
+ * const router = createContextRouter({ llm: provider });
+ * router.classify(question);                        // synchronous, local
+ * await router.decide(question, { deadlineMs: 300 }); // the LLM when unsure
+ * ```
+ *
+ * The `{ config, llm, cache }` form is deprecated but still read.
+ */
+export function createContextRouter(
+  options: ContextRouterSettings | ContextRouterOptions = {},
+): ContextRouter {
   return new ContextRouter(options);
 }
 
 /**
  * Document 004's fallback reason, `fallback:low_conf(local=0.41,llm=0.55)` when the LLM was unsure;
- * `fallback:llm_timeout(local=…)`, `fallback:llm_error(local=…): <error>` or
- * `fallback:no_llm(local=…)` otherwise.
+ * otherwise `fallback:<cause>(local=…)` with the fallback cause (`no_llm`, `llm_timeout`,
+ * `llm_invalid`, `deadline`, …) and, after an error, `: <error>`.
  */
 export function fallbackReason(context: FallbackContext<string, string>): string {
   const local = `local=${context.local.confidence.toFixed(2)}`;
-  switch (context.cause) {
-    case 'unsure':
-      return `fallback:low_conf(${local},llm=${(context.llm?.confidence ?? 0).toFixed(2)})`;
-    case 'timeout':
-      return `fallback:llm_timeout(${local})`;
-    case 'error':
-      return `fallback:llm_error(${local})${context.error ? `: ${context.error}` : ''}`;
-    case 'no_llm':
-      return `fallback:no_llm(${local})`;
+  if (context.cause === 'llm_unsure') {
+    return `fallback:low_conf(${local},llm=${(context.llm?.confidence ?? 0).toFixed(2)})`;
   }
+  const error =
+    context.cause === 'llm_error' || context.cause === 'llm_invalid'
+      ? context.error
+        ? `: ${context.error}`
+        : ''
+      : '';
+  return `fallback:${context.cause}(${local})${error}`;
 }
 
 /** The cache key text of a question: folded, white space collapsed, cut like the question. */

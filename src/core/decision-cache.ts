@@ -22,3 +22,19 @@ export function lruDecisionCache<T>(options: LruDecisionCacheOptions = {}): Deci
     },
   };
 }
+
+/**
+ * A view of a shared cache that prefixes every key with `namespace:`, so that several subsystems
+ * (tier, injection, context, …) can share one store without their keys meeting.
+ */
+export function namespacedCache<T>(
+  cache: DecisionCache<unknown>,
+  namespace: string,
+): DecisionCache<T> {
+  const prefix = `${namespace}:`;
+  return {
+    get: (key) =>
+      cache.get(prefix + key) as LlmVerdict<T> | undefined | Promise<LlmVerdict<T> | undefined>,
+    set: (key, verdict) => cache.set(prefix + key, verdict),
+  };
+}

@@ -151,7 +151,7 @@ describe('Hybrid', () => {
         reason: `safe default (${cause})`,
       }),
     }).decide('unsure');
-    expect(decision).toMatchObject({ source: 'fallback', reason: 'safe default (error)' });
+    expect(decision).toMatchObject({ source: 'fallback', reason: 'safe default (llm_error)' });
   });
 
   it('caches LLM verdicts by key and counts the hits', async () => {
@@ -167,7 +167,7 @@ describe('Hybrid', () => {
     await h.decide('unsure');
     const second = await h.decide('unsure');
     expect(calls).toBe(1);
-    expect(second).toMatchObject({ source: 'llm', value: 'COMPLEX', cached: true });
+    expect(second).toMatchObject({ source: 'cached', value: 'COMPLEX', cached: true });
     expect(h.stats).toMatchObject({ llmCalls: 1, cacheHits: 1 });
   });
 

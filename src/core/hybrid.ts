@@ -1,16 +1,112 @@
 import { clampConfidence } from './certainty.js';
 import { withDeadline } from './deadline.js';
-import { DecisionTimeoutError, describeError } from './errors.js';
+import { describeError, isTimeoutError, LlmInvalidOutputError } from './errors.js';
 
 /**
  * The hybrid decision (ARCHITECTURE: "one idea, five subsystems"): decide locally in microseconds
  * when the local classifier is sure; ask an LLM under a strict timeout only when it is not; fall
  * back to a safe value when the LLM fails, times out or is itself unsure. Every decision records
- * where it came from, both confidences, the time the LLM took and why, so it can be audited.
+ * where it came from, both confidences, the time the LLM took and why, in one audit shape
+ * ({@link DecisionAudit}) that every subsystem's decisions share. It is written here once.
  */
 
-/** Where a decision came from. */
-export type DecisionSource = 'local' | 'llm' | 'fallback' | 'forced';
+/**
+ * Where a decision came from: the local classifier (`local`), the LLM (`llm`), an LLM verdict
+ * from the decision cache (`cached`), the caller (`forced`, e.g. a tier named by the model id),
+ * or the safe fallback (`fallback`, with a {@link FallbackCause}).
+ */
+export type DecisionSource = 'local' | 'llm' | 'cached' | 'forced' | 'fallback';
+
+/** Every {@link DecisionSource}. */
+export const DECISION_SOURCES: readonly DecisionSource[] = [
+  'local',
+  'llm',
+  'cached',
+  'forced',
+  'fallback',
+];
+
+/**
+ * Why a decision fell back:
+ * - `no_llm`: the local classifier was unsure and no LLM is configured;
+ * - `llm_timeout`: the LLM did not answer within its time limit;
+ * - `llm_error`: the LLM call failed (HTTP error, connection refused, …);
+ * - `llm_invalid`: the LLM answered, but its answer failed parsing or validation;
+ * - `llm_unsure`: the LLM answered below its own confidence threshold;
+ * - `deadline`: the caller's overall deadline came before an answer (or left no time to ask).
+ */
+export type FallbackCause =
+  | 'no_llm'
+  | 'llm_timeout'
+  | 'llm_error'
+  | 'llm_invalid'
+  | 'llm_unsure'
+  | 'deadline';
+
+/** Every {@link FallbackCause}. */
+export const FALLBACK_CAUSES: readonly FallbackCause[] = [
+  'no_llm',
+  'llm_timeout',
+  'llm_error',
+  'llm_invalid',
+  'llm_unsure',
+  'deadline',
+];
+
+/** Each fallback cause in a few words, for reasons written for people. */
+export const FALLBACK_CAUSE_TEXT: Readonly<Record<FallbackCause, string>> = {
+  no_llm: 'no LLM configured',
+  llm_timeout: 'timeout',
+  llm_error: 'error',
+  llm_invalid: 'invalid answer',
+  llm_unsure: 'unsure',
+  deadline: 'deadline',
+};
+
+/**
+ * The audit fields every decision of every subsystem carries: plain data (numbers, strings,
+ * booleans and `null`, never `undefined`), so that `structuredClone`, `JSON.stringify` and a
+ * spread keep all of it.
+ */
+export interface DecisionAudit {
+  readonly source: DecisionSource;
+  /** Confidence of the decision in [0, 1]. */
+  readonly confidence: number;
+  /** The local classifier's confidence (`null` when it did not run: forced decisions). */
+  readonly localConfidence: number | null;
+  /** The LLM's confidence (`null` when it was not asked or gave none). */
+  readonly llmConfidence: number | null;
+  /** Milliseconds spent waiting for the LLM (0 when it was not asked, or answered from cache). */
+  readonly llmMs: number;
+  /** The LLM verdict came from the decision cache (`source` is then `cached`). */
+  readonly cached: boolean;
+  /** How the decision was reached, in one line (never prompt text). */
+  readonly reason: string;
+  /** Why the decision fell back; `null` unless `source` is `fallback`. */
+  readonly fallbackCause: FallbackCause | null;
+}
+
+/** Options of an asynchronous decision. */
+export interface DecideOptions {
+  /** Aborts the decision (e.g. the client went away): it then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /**
+   * The most milliseconds the decision may take from now. When it comes before the LLM's own
+   * time limit, an LLM still unanswered at the deadline gives the fallback with cause `deadline`.
+   */
+  readonly deadlineMs?: number;
+}
+
+/**
+ * The options of a decision given either way: as {@link DecideOptions}, or (the deprecated form)
+ * as the abort signal alone.
+ */
+export function decideOptions(options: DecideOptions | AbortSignal | undefined): DecideOptions {
+  if (options === undefined) return NO_OPTIONS;
+  return options instanceof AbortSignal ? { signal: options } : options;
+}
+
+const NO_OPTIONS: DecideOptions = Object.freeze({});
 
 /** What the local classifier concluded. */
 export interface LocalVerdict<T> {
@@ -53,16 +149,24 @@ export interface FallbackContext<I, T> {
   readonly local: LocalVerdict<T>;
   /** The LLM's verdict, when it answered but was unsure. */
   readonly llm?: LlmVerdict<T>;
-  /** Why the LLM could not be used: `no_llm`, `timeout`, `error`, or `unsure`. */
-  readonly cause: 'no_llm' | 'timeout' | 'error' | 'unsure';
-  /** The error's description, for `timeout` and `error`. */
+  /** Why the LLM could not be used. */
+  readonly cause: FallbackCause;
+  /** The error's description, for the causes that come from an error. */
   readonly error?: string;
+  /** The error itself, for the causes that come from one. */
+  readonly thrown?: unknown;
 }
 
-/** A cache of LLM verdicts (an LRU with TTL, a shared store, …). */
+/**
+ * A cache of LLM verdicts: an in-memory LRU (`lruDecisionCache`), or a store shared by several
+ * processes. `get` may answer later (a network store): the hybrid then waits for it within the
+ * decision's time limit; a `get` that fails counts as a miss and a `set` that fails is ignored,
+ * so a failing cache never fails a decision. Verdicts are plain data (JSON-serialisable).
+ */
 export interface DecisionCache<T> {
-  get(key: string): LlmVerdict<T> | undefined;
-  set(key: string, verdict: LlmVerdict<T>): void;
+  get(key: string): LlmVerdict<T> | undefined | Promise<LlmVerdict<T> | undefined>;
+  /** Stores a verdict; may return a promise (it is not waited for; a rejection is ignored). */
+  set(key: string, verdict: LlmVerdict<T>): unknown;
 }
 
 /** How a hybrid decides. */
@@ -94,23 +198,15 @@ export interface HybridPolicy<I, T> {
   readonly cacheKey?: (input: I) => string | undefined;
 }
 
-/** An audited decision. */
-export interface HybridDecision<T> {
+/** An audited decision: the value, and the audit fields every decision shares. */
+export interface HybridDecision<T> extends DecisionAudit {
   readonly value: T;
-  readonly source: DecisionSource;
-  /** Confidence of `value` in [0, 1]. */
-  readonly confidence: number;
-  /** The local classifier's value and confidence (absent for forced decisions). */
-  readonly localValue?: T;
-  readonly localConfidence?: number;
-  readonly margin?: number;
-  /** The LLM's confidence, when it answered. */
-  readonly llmConfidence?: number;
-  /** Whether the LLM verdict came from the cache. */
-  readonly cached?: boolean;
-  /** Milliseconds spent waiting for the LLM (0 when it was not asked). */
-  readonly llmMs: number;
-  readonly reason: string;
+  /** The local classifier's value (`null` for forced decisions). */
+  readonly localValue: T | null;
+  /** The local classifier's margin, where it has one. */
+  readonly margin: number | null;
+  /** The LLM's own reason, when it answered (or its cached verdict had one). */
+  readonly llmReason: string | null;
 }
 
 /** Counters of a hybrid's decisions since it was created. */
@@ -125,9 +221,15 @@ export interface HybridStats {
   llmConfirmed: number;
   /** LLM verdicts used that changed the local verdict. */
   llmOverrode: number;
+  /** LLM calls that ran out of their own time limit. */
   llmTimeouts: number;
+  /** LLM calls that failed, invalid answers included. */
   llmErrors: number;
+  /** Of `llmErrors`, answers that failed parsing or validation. */
+  llmInvalid: number;
   llmUnsure: number;
+  /** Decisions cut by the caller's deadline. */
+  deadlines: number;
   fallbacks: number;
   /** Total milliseconds spent waiting for the LLM. */
   llmMs: number;
@@ -144,10 +246,29 @@ function emptyStats(): HybridStats {
     llmOverrode: 0,
     llmTimeouts: 0,
     llmErrors: 0,
+    llmInvalid: 0,
     llmUnsure: 0,
+    deadlines: 0,
     fallbacks: 0,
     llmMs: 0,
   };
+}
+
+/**
+ * The fallback cause of an error thrown while asking the LLM: a timeout (the LLM call's own, or
+ * the hybrid's limit) is `llm_timeout`, or `deadline` when the limit was the caller's deadline;
+ * an answer that failed parsing or validation is `llm_invalid`; anything else `llm_error`.
+ */
+export function fallbackCauseOf(error: unknown, byDeadline = false): FallbackCause {
+  if (isTimeoutError(error)) return byDeadline ? 'deadline' : 'llm_timeout';
+  if (error instanceof LlmInvalidOutputError) return 'llm_invalid';
+  return 'llm_error';
+}
+
+/** What the LLM step of a decision produced: a verdict, from the cache or not. */
+interface Answer<T> {
+  readonly verdict: LlmVerdict<T>;
+  readonly cached: boolean;
 }
 
 /** A hybrid decision maker over inputs `I` and values `T`. */
@@ -180,9 +301,15 @@ export class Hybrid<I, T> {
     return minMargin === undefined || margin === undefined || margin >= minMargin;
   }
 
-  /** Runs the local classifier and, when it is unsure, the LLM or the fallback. */
-  decide(input: I, signal?: AbortSignal): Promise<HybridDecision<T>> {
-    return this.decideFrom(input, this.policy.local(input), signal);
+  /**
+   * Runs the local classifier and, when it is unsure, the LLM or the fallback. The second
+   * argument may still be the abort signal alone (deprecated: pass `{ signal }`).
+   */
+  decide(input: I, options?: DecideOptions): Promise<HybridDecision<T>>;
+  /** @deprecated Pass the signal in the options: `decide(input, { signal })`. */
+  decide(input: I, signal: AbortSignal): Promise<HybridDecision<T>>;
+  decide(input: I, options?: DecideOptions | AbortSignal): Promise<HybridDecision<T>> {
+    return this.decideFrom(input, this.policy.local(input), options);
   }
 
   /**
@@ -196,22 +323,22 @@ export class Hybrid<I, T> {
     const source = this.settleLocally(local.confidence, local.margin);
     if (source === undefined) return undefined;
     if (source === 'fallback') {
-      return this.#fallback(input, local, { input, local, cause: 'no_llm' }, 0);
+      return this.#fallback(local, { input, local, cause: 'no_llm' }, 0, null);
     }
     const confident = this.isConfident(local);
     const confidence = clampConfidence(local.confidence);
     const reason = confident
       ? (local.reason ?? `local confidence ${fmt(confidence)}`)
       : `${local.reason ?? 'local verdict'} (confidence ${fmt(confidence)}; no LLM configured)`;
-    return decision(local.value, 'local', confidence, local, undefined, undefined, 0, reason);
+    return decision(local.value, 'local', confidence, local, null, false, 0, reason, null, null);
   }
 
   /**
    * Where the decision on a local verdict of this confidence (and margin) comes from when it
    * needs no I/O, counted as {@link decideLocally} counts it: `local` (confident, or unsure with
    * `withoutLlm: 'local'`), `fallback` (unsure, no LLM, `withoutLlm: 'fallback'`: the policy's
-   * fallback decides the value), or `undefined` when the LLM must be asked. For a hot path that
-   * builds its own decision object; {@link decideLocally} is this and the decision.
+   * fallback decides the value, cause `no_llm`), or `undefined` when the LLM must be asked. For a
+   * hot path that builds its own decision object; {@link decideLocally} is this and the decision.
    */
   settleLocally(confidence: number, margin?: number): 'local' | 'fallback' | undefined {
     const confident = this.#confident(confidence, margin);
@@ -226,31 +353,42 @@ export class Hybrid<I, T> {
     return 'local';
   }
 
-  /** Like {@link decide}, for a caller that already has the local verdict. */
+  /**
+   * Like {@link decide}, for a caller that already has the local verdict. Rejects only when the
+   * caller's signal aborts; every failure of the LLM (or of the cache) gives the fallback.
+   */
   async decideFrom(
     input: I,
     local: LocalVerdict<T>,
-    signal?: AbortSignal,
+    options?: DecideOptions | AbortSignal,
   ): Promise<HybridDecision<T>> {
     const immediate = this.decideLocally(input, local);
     if (immediate) return immediate;
+    const { signal, deadlineMs } = decideOptions(options);
+    signal?.throwIfAborted();
     const llm = this.policy.llm as LlmDecider<I, T>;
     const stats = this.#stats;
     stats.decisions++;
-    const { cache, cacheKey } = this.policy;
-    const key = cache && cacheKey ? cacheKey(input) : undefined;
-    const hit = key === undefined ? undefined : cache?.get(key);
-    if (hit) {
-      stats.cacheHits++;
-      return this.#fromLlm(input, local, hit, 0, true);
+    const { timeoutMs, cache, cacheKey } = this.policy;
+    const byDeadline = deadlineMs !== undefined && deadlineMs < timeoutMs;
+    const limitMs = byDeadline ? Math.max(0, Math.floor(deadlineMs)) : timeoutMs;
+    if (limitMs <= 0) {
+      stats.deadlines++;
+      stats.fallbacks++;
+      return this.#fallback(local, { input, local, cause: 'deadline' }, 0, null);
     }
+    const key = cache && cacheKey ? cacheKey(input) : undefined;
     const started = performance.now();
-    let verdict: LlmVerdict<T>;
+    let answer: Answer<T>;
     try {
-      stats.llmCalls++;
-      verdict = await withDeadline(
-        (inner) => llm(input, local, inner),
-        this.policy.timeoutMs,
+      answer = await withDeadline(
+        async (inner) => {
+          const hit = key === undefined ? undefined : await cachedVerdict(cache!, key);
+          if (hit !== undefined) return { verdict: hit, cached: true };
+          stats.llmCalls++;
+          return { verdict: await llm(input, local, inner), cached: false };
+        },
+        limitMs,
         `${this.policy.name} LLM decision`,
         signal,
       );
@@ -258,34 +396,44 @@ export class Hybrid<I, T> {
       const llmMs = performance.now() - started;
       stats.llmMs += llmMs;
       if (signal?.aborted) throw error;
-      const timedOut = error instanceof DecisionTimeoutError;
-      if (timedOut) stats.llmTimeouts++;
-      else stats.llmErrors++;
+      const cause = fallbackCauseOf(error, byDeadline);
+      if (cause === 'deadline') stats.deadlines++;
+      else if (cause === 'llm_timeout') stats.llmTimeouts++;
+      else {
+        stats.llmErrors++;
+        if (cause === 'llm_invalid') stats.llmInvalid++;
+      }
       stats.fallbacks++;
-      return this.#fallback(
-        input,
-        local,
-        {
-          input,
-          local,
-          cause: timedOut ? 'timeout' : 'error',
-          error: describeError(error),
-        },
-        llmMs,
-      );
+      const context = { input, local, cause, error: describeError(error), thrown: error };
+      return this.#fallback(local, context, llmMs, null);
+    }
+    if (answer.cached) {
+      stats.cacheHits++;
+      return this.#fromLlm(input, local, answer.verdict, 0, true);
     }
     const llmMs = performance.now() - started;
     stats.llmMs += llmMs;
-    const decided = this.#fromLlm(input, local, verdict, llmMs, false);
-    if (key !== undefined && decided.source === 'llm') cache?.set(key, verdict);
+    const decided = this.#fromLlm(input, local, answer.verdict, llmMs, false);
+    if (key !== undefined && decided.source === 'llm') storeVerdict(cache!, key, answer.verdict);
     return decided;
+  }
+
+  /**
+   * The provisional decision of a local-only call when the LLM must be asked (`decideLocally`
+   * gave none): the local verdict as it is, source `local`, its reason ending in
+   * `; unsure, LLM decision pending`. Not counted: the decision is still to be made.
+   */
+  pending(local: LocalVerdict<T>): HybridDecision<T> {
+    const confidence = clampConfidence(local.confidence);
+    const reason = `${local.reason ?? 'local verdict'}; unsure, LLM decision pending`;
+    return decision(local.value, 'local', confidence, local, null, false, 0, reason, null, null);
   }
 
   /** A decision forced by the caller (e.g. a tier-specific model id), bypassing classification. */
   forced(value: T, reason: string): HybridDecision<T> {
     this.#stats.decisions++;
     this.#stats.forced++;
-    return decision(value, 'forced', 1, undefined, undefined, undefined, 0, reason);
+    return decision(value, 'forced', 1, undefined, null, false, 0, reason, null, null);
   }
 
   #fromLlm(
@@ -297,19 +445,18 @@ export class Hybrid<I, T> {
   ): HybridDecision<T> {
     const stats = this.#stats;
     const llmConfidence =
-      verdict.confidence === undefined ? undefined : clampConfidence(verdict.confidence);
+      verdict.confidence === undefined ? null : clampConfidence(verdict.confidence);
     const { llmMinConfidence } = this.policy;
     if (
       llmMinConfidence !== undefined &&
-      llmConfidence !== undefined &&
+      llmConfidence !== null &&
       llmConfidence < llmMinConfidence
     ) {
       stats.llmUnsure++;
       stats.fallbacks++;
       return this.#fallback(
-        input,
         local,
-        { input, local, llm: verdict, cause: 'unsure' },
+        { input, local, llm: verdict, cause: 'llm_unsure' },
         llmMs,
         llmConfidence,
       );
@@ -319,25 +466,28 @@ export class Hybrid<I, T> {
     else stats.llmOverrode++;
     const confidence =
       llmConfidence ?? Math.max(this.policy.minConfidence, clampConfidence(local.confidence));
-    const reason = `llm ${agrees ? 'confirmed' : 'overrode'} local verdict${verdict.reason ? `: ${verdict.reason}` : ''}`;
+    const llmReason = verdict.reason ?? null;
+    const how = cached ? 'cached llm verdict' : 'llm';
+    const reason = `${how} ${agrees ? 'confirmed' : 'overrode'} local verdict${llmReason ? `: ${llmReason}` : ''}`;
     return decision(
       verdict.value,
-      'llm',
+      cached ? 'cached' : 'llm',
       confidence,
       local,
       llmConfidence,
-      cached || undefined,
+      cached,
       llmMs,
       reason,
+      null,
+      llmReason,
     );
   }
 
   #fallback(
-    _input: I,
     local: LocalVerdict<T>,
     context: FallbackContext<I, T>,
     llmMs: number,
-    llmConfidence?: number,
+    llmConfidence: number | null,
   ): HybridDecision<T> {
     const chosen = this.policy.fallback(context);
     const reason = chosen.reason ?? fallbackReason(local, context, llmConfidence);
@@ -347,39 +497,67 @@ export class Hybrid<I, T> {
       clampConfidence(chosen.confidence),
       local,
       llmConfidence,
-      undefined,
+      false,
       llmMs,
       reason,
+      context.cause,
+      context.llm?.reason ?? null,
     );
   }
 }
 
+/** The cache's verdict for `key`; a cache that fails counts as a miss. */
+async function cachedVerdict<T>(
+  cache: DecisionCache<T>,
+  key: string,
+): Promise<LlmVerdict<T> | undefined> {
+  try {
+    return (await cache.get(key)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores a verdict without waiting; a cache that fails is ignored. */
+function storeVerdict<T>(cache: DecisionCache<T>, key: string, verdict: LlmVerdict<T>): void {
+  try {
+    const stored = cache.set(key, verdict);
+    if (stored instanceof Promise) stored.catch(() => {});
+  } catch {
+    // A failing cache never fails a decision.
+  }
+}
+
 /**
- * Builds a decision as one object literal of a fixed shape (absent fields are `undefined`): on
- * the hot path of every router, object spreads of varying shapes cost microseconds in V8, a
- * literal of one shape tens of nanoseconds.
+ * Builds a decision as one object literal of a fixed shape (absent fields are `null`): on the
+ * hot path of every router, object spreads of varying shapes cost microseconds in V8, a literal
+ * of one shape tens of nanoseconds; and `null`, unlike `undefined`, survives JSON.
  */
 function decision<T>(
   value: T,
   source: DecisionSource,
   confidence: number,
   local: LocalVerdict<T> | undefined,
-  llmConfidence: number | undefined,
-  cached: true | undefined,
+  llmConfidence: number | null,
+  cached: boolean,
   llmMs: number,
   reason: string,
+  fallbackCause: FallbackCause | null,
+  llmReason: string | null,
 ): HybridDecision<T> {
   return {
     value,
     source,
     confidence,
-    localValue: local?.value,
-    localConfidence: local === undefined ? undefined : clampConfidence(local.confidence),
-    margin: local?.margin,
+    localValue: local === undefined ? null : local.value,
+    localConfidence: local === undefined ? null : clampConfidence(local.confidence),
+    margin: local?.margin ?? null,
     llmConfidence,
     cached,
     llmMs,
     reason,
+    fallbackCause,
+    llmReason,
   };
 }
 
@@ -387,15 +565,15 @@ function decision<T>(
 function fallbackReason<I, T>(
   local: LocalVerdict<T>,
   context: FallbackContext<I, T>,
-  llmConfidence: number | undefined,
+  llmConfidence: number | null,
 ): string {
   const localPart = `local=${fmt(clampConfidence(local.confidence))}`;
   const llmPart =
     context.cause === 'no_llm'
       ? 'no LLM configured'
-      : context.cause === 'unsure'
+      : context.cause === 'llm_unsure'
         ? `llm=${fmt(llmConfidence ?? 0)}`
-        : `llm ${context.cause}${context.error ? ` (${context.error})` : ''}`;
+        : `llm ${FALLBACK_CAUSE_TEXT[context.cause]}${context.error ? ` (${context.error})` : ''}`;
   return `fallback: low confidence (${localPart}, ${llmPart})`;
 }
 

@@ -1,6 +1,8 @@
 import type { AsyncClassifier, Classifier } from '../core/classifier.js';
 import { type ClassifierConfig, CooldownTracker, classifierConfig } from '../core/cooldown.js';
+import { withDeadline } from '../core/deadline.js';
 import { ConfigError, TriageError } from '../core/errors.js';
+import type { DecideOptions, DecisionAudit, DecisionSource } from '../core/hybrid.js';
 import type { ClassificationResult } from '../core/result.js';
 import { type ClassifierEntry, type ClassifierFailure, runClassifiers } from '../core/run.js';
 import { TrajectoryBuilder, type TrajectoryBuilderOptions } from './builder.js';
@@ -34,16 +36,19 @@ export interface GuidanceProvider {
   readonly maxPerTurn?: number;
 }
 
-/** Guidance to inject now. */
-export interface Guidance {
+/**
+ * Guidance to inject now, with the audit every triage decision carries: `source` is `local` for
+ * a trajectory classifier, `llm` or `cached` for an LLM-backed one. (A guidance provider that
+ * cannot decide fails open: it gives no guidance, so no guidance has source `fallback`.) Plain
+ * data.
+ */
+export interface Guidance extends DecisionAudit {
   /** The provider that fired. */
   readonly provider: string;
   /** The classifier's name. */
   readonly classifier: string;
   /** The text to inject into the agent's context. */
   readonly message: string;
-  readonly confidence: number;
-  readonly reason: string;
   /** The turn it fired in. */
   readonly turn: number;
   readonly metadata?: Readonly<Record<string, unknown>>;
@@ -145,16 +150,31 @@ class CompiledProvider implements Classifier<GuidanceContext> {
 
   guidance(result: ClassificationResult, context: GuidanceContext, turn: number): Guidance {
     const metadata = result.metadata;
+    const local = this.sync !== undefined;
+    const source = local ? 'local' : llmSourceOf(metadata);
+    const llmMs = metadata?.llmMs;
     return {
       provider: this.name,
       classifier: this.classifierName,
       message: this.#text(result, context, turn),
+      source,
       confidence: result.confidence,
+      localConfidence: local ? result.confidence : null,
+      llmConfidence: local ? null : result.confidence,
+      llmMs: typeof llmMs === 'number' ? llmMs : 0,
+      cached: source === 'cached',
       reason: result.reason ?? 'matched',
+      fallbackCause: null,
       turn,
       ...(metadata === undefined ? {} : { metadata }),
     };
   }
+}
+
+/** The source of a fired LLM-backed provider: what its classifier recorded, else `llm`. */
+function llmSourceOf(metadata: Readonly<Record<string, unknown>> | undefined): DecisionSource {
+  const source = metadata?.source;
+  return source === 'cached' || source === 'local' ? source : 'llm';
 }
 
 const NONE: readonly Guidance[] = Object.freeze([]);
@@ -253,9 +273,28 @@ export class GuidanceEngine {
   }
 
   /**
-   * Applies one event and returns the guidance to inject now (usually none). Throws a
-   * `TrajectoryEventError` for an event that does not fit the trajectory, and a `TriageError`
-   * when LLM-backed providers are configured (use {@link onEventAsync}).
+   * Applies one event and returns the guidance of the local providers (synchronous, no I/O).
+   * Throws a `TrajectoryEventError` for an event that does not fit the trajectory, and a
+   * `TriageError` when LLM-backed providers are configured (use {@link decide}).
+   */
+  classify(event: TrajectoryEvent): readonly Guidance[] {
+    return this.onEvent(event);
+  }
+
+  /**
+   * Applies one event and returns the guidance to inject now, asking LLM-backed providers when
+   * no local provider used up the event's budget (each under its own timeout; a provider still
+   * waiting at the caller's `deadlineMs` gives no guidance). Never rejects because of a
+   * provider: they fail open.
+   */
+  async decide(event: TrajectoryEvent, options: DecideOptions = {}): Promise<readonly Guidance[]> {
+    return this.#onEvent(event, options);
+  }
+
+  /**
+   * Applies one event and returns the guidance to inject now (usually none).
+   *
+   * @deprecated Use {@link classify} (the same call under the name every subsystem uses).
    */
   onEvent(event: TrajectoryEvent): readonly Guidance[] {
     this.#checkIdle();
@@ -271,10 +310,15 @@ export class GuidanceEngine {
   }
 
   /**
-   * Applies one event and returns the guidance to inject now, asking LLM-backed providers when no
-   * local provider used up the event's budget. Never rejects because of a provider: they fail open.
+   * Applies one event and returns the guidance to inject now, asking LLM-backed providers.
+   *
+   * @deprecated Use {@link decide}: `decide(event, { signal })`.
    */
-  async onEventAsync(event: TrajectoryEvent, signal?: AbortSignal): Promise<readonly Guidance[]> {
+  onEventAsync(event: TrajectoryEvent, signal?: AbortSignal): Promise<readonly Guidance[]> {
+    return this.#onEvent(event, signal === undefined ? {} : { signal });
+  }
+
+  async #onEvent(event: TrajectoryEvent, options: DecideOptions): Promise<readonly Guidance[]> {
     this.#checkIdle();
     this.#builder.onEvent(event);
     this.#stats.events++;
@@ -284,7 +328,7 @@ export class GuidanceEngine {
       return out.length > 0 ? out : NONE;
     this.#busy = true;
     try {
-      await this.#evaluateAsync(out, signal);
+      await this.#evaluateAsync(out, options);
     } finally {
       this.#busy = false;
     }
@@ -317,16 +361,20 @@ export class GuidanceEngine {
     return out.length > 0 ? out : NONE;
   }
 
-  async #evaluateAsync(out: Guidance[], signal: AbortSignal | undefined): Promise<void> {
+  async #evaluateAsync(out: Guidance[], options: DecideOptions): Promise<void> {
     const context = this.#builder.context;
     const turn = this.#startTurn();
+    const { signal, deadlineMs } = options;
+    const until = deadlineMs === undefined ? undefined : performance.now() + deadlineMs;
     for (const provider of this.#async) {
       if (out.length >= this.maxPerEvent) return;
       if (this.#firedThisTurn[provider.index]! >= provider.maxPerTurn) continue;
       if (this.#tracker.blockedBy(provider.name, turn, provider.config) !== undefined) continue;
       let result: ClassificationResult;
       try {
-        result = await provider.async!.classify(context, signal);
+        const remaining = until === undefined ? undefined : until - performance.now();
+        if (remaining !== undefined && remaining <= 0) return; // the deadline: no more guidance
+        result = await withDeadlineOf(provider.async!, context, signal, remaining);
       } catch (error) {
         this.#onError({ name: provider.name, error });
         continue;
@@ -374,4 +422,23 @@ export class GuidanceEngine {
       );
     }
   }
+}
+
+/**
+ * Runs an async classifier, cut at `remainingMs` when given (it then fails, and its provider
+ * gives no guidance, as for any classifier that fails).
+ */
+function withDeadlineOf(
+  classifier: AsyncClassifier<GuidanceContext>,
+  context: GuidanceContext,
+  signal: AbortSignal | undefined,
+  remainingMs: number | undefined,
+): Promise<ClassificationResult> {
+  if (remainingMs === undefined) return classifier.classify(context, signal);
+  return withDeadline(
+    (inner) => classifier.classify(context, signal ? AbortSignal.any([signal, inner]) : inner),
+    remainingMs,
+    `guidance provider ${classifier.name}`,
+    signal,
+  );
 }

@@ -59,6 +59,7 @@ export {
   type LoadedGuidanceConfig,
   loadGuidanceConfig,
 } from './config.js';
+export { createGuidance, type GuidanceOptions, type GuidanceProviderSpec } from './create.js';
 export { DEFAULT_GUIDANCE, defaultGuidanceProviders } from './defaults.js';
 export {
   type Guidance,

@@ -2,6 +2,7 @@ import Type, { type TObject, type TSchema } from 'typebox';
 import type { AsyncClassifier, Classifier } from '../core/classifier.js';
 import { allOf, anyOf, not, threshold } from '../core/composites.js';
 import { ConfigError } from '../core/errors.js';
+import type { DecisionCache } from '../core/hybrid.js';
 import { compileConfig } from '../core/validate.js';
 import type { LlmProvider } from '../llm/types.js';
 import { DoomLoopClassifier, DoomLoopOptionsSchema } from './classifiers/doom-loop.js';
@@ -11,7 +12,7 @@ import {
   HighToolCountOptionsSchema,
 } from './classifiers/high-tool-count.js';
 import { LargeOutputClassifier, LargeOutputOptionsSchema } from './classifiers/large-output.js';
-import { LlmGuidanceClassifier } from './classifiers/llm.js';
+import { LlmGuidanceClassifier, type LlmGuidanceValue } from './classifiers/llm.js';
 import {
   ProgressStallClassifier,
   ProgressStallOptionsSchema,
@@ -46,6 +47,8 @@ export type BuiltClassifier =
 export interface SpecDependencies {
   /** The provider `llm` classifiers ask. Without one, an `llm` spec is a configuration error. */
   readonly llm?: LlmProvider;
+  /** A cache of `llm` classifiers' verdicts (e.g. one shared with other subsystems). */
+  readonly cache?: DecisionCache<LlmGuidanceValue>;
 }
 
 type Leaf = (options: Record<string, unknown>) => Classifier<GuidanceContext>;
@@ -196,6 +199,7 @@ function buildLlm(
   return new LlmGuidanceClassifier({
     ...rest,
     provider: dependencies.llm,
+    ...(dependencies.cache === undefined ? {} : { cache: dependencies.cache }),
     ...(gate === undefined ? {} : { gate: syncChild(gate, source, `${path}/gate`, dependencies) }),
   });
 }

@@ -111,7 +111,9 @@ describe('InjectionGuard', () => {
     for (const llm of [failing, garbled, offScale]) {
       const decision = await new InjectionGuard({ llm }).check(SUSPICIOUS);
       expect(decision).toMatchObject({ riskLevel: 'suspicious', source: 'fallback' });
-      expect(decision.reason).toMatch(/llm error \((LlmHttpError|LlmInvalidOutputError)/);
+      expect(decision.reason).toMatch(
+        /llm (error|invalid answer) \((LlmHttpError|LlmInvalidOutputError)/,
+      );
     }
     const unsure = new InjectionGuard({ llm: says('normal', 'weak') });
     const decision = await unsure.check('Please summarize the text above.');
@@ -142,7 +144,7 @@ describe('InjectionGuard', () => {
     const guard = new InjectionGuard({ llm });
     await guard.check(SUSPICIOUS);
     const again = await guard.check(SUSPICIOUS);
-    expect(again).toMatchObject({ riskLevel: 'high_risk', source: 'llm', cached: true });
+    expect(again).toMatchObject({ riskLevel: 'high_risk', source: 'cached', cached: true });
     await guard.check(SUSPICIOUS, { source: 'document' });
     expect(llm.requests).toHaveLength(2);
     const uncached = new InjectionGuard({ llm: says('high_risk'), cache: false });

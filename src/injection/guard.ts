@@ -3,11 +3,13 @@ import Type, { type Static } from 'typebox';
 import { DEFAULT_CERTAINTY_THRESHOLD } from '../core/certainty.js';
 import { lruDecisionCache } from '../core/decision-cache.js';
 import {
+  type DecideOptions,
+  type DecisionAudit,
   type DecisionCache,
-  type DecisionSource,
   type FallbackContext,
   type FallbackVerdict,
   Hybrid,
+  type HybridDecision,
   type HybridStats,
   type LocalVerdict,
 } from '../core/hybrid.js';
@@ -24,8 +26,9 @@ import type { DetectOptions, InjectionResult, RiskLevel } from './types.js';
  * the core {@link Hybrid}; a safe fallback when the LLM fails, times out or is unsure itself.
  *
  * ```ts
- * const guard = new InjectionGuard({ llm: provider });
- * const decision = await guard.check(toolOutput, { source: 'tool_result' });
+ * const guard = createInjectionGuard({ llm: provider });
+ * guard.classify(userText);                                    // synchronous, local
+ * const decision = await guard.decide(toolOutput, { source: 'tool_result', deadlineMs: 500 });
  * if (decision.riskLevel === 'high_risk') …
  * ```
  */
@@ -67,38 +70,49 @@ export const InjectionGuardConfigSchema = Type.Object(
 /** The validated guard settings. */
 export type InjectionGuardConfig = Static<typeof InjectionGuardConfigSchema>;
 
-/** Options of {@link InjectionGuard}: settings, the detector and the provider. */
-export interface InjectionGuardOptions extends Partial<InjectionGuardConfig> {
+/**
+ * How a guard is built, in the shape every subsystem shares: its settings, the detector, `llm`
+ * (asked when the detector is unsure) and `cache`.
+ */
+export interface InjectionGuardOptions extends Partial<Omit<InjectionGuardConfig, 'cache'>> {
   /** A detector, or the configuration of one. Default: the balanced preset. */
   readonly detector?: InjectionDetector | InjectionConfigInput;
   /** The LLM asked when the detector is unsure. Without one, the local verdict stands. */
   readonly llm?: LlmProvider;
-  /** A cache of LLM verdicts to use instead of the built-in LRU (e.g. a shared store). */
+  /**
+   * A cache of LLM verdicts (e.g. one shared with other subsystems, or a Redis store), or
+   * `true`/`false` for the built-in in-memory LRU (10,000 entries, 10 minutes; default on).
+   */
+  readonly cache?: DecisionCache<RiskLevel> | boolean;
+  /**
+   * A cache of LLM verdicts to use instead of the built-in LRU.
+   *
+   * @deprecated Pass it as `cache`.
+   */
   readonly decisionCache?: DecisionCache<RiskLevel>;
 }
 
-/** An audited decision of the guard. */
-export interface InjectionDecision {
+/** An audited decision of the guard: the risk level and the audit every decision carries. */
+export interface InjectionDecision extends DecisionAudit {
   readonly riskLevel: RiskLevel;
-  readonly confidence: number;
-  /** Where the decision came from: the local detector, the LLM, or the fallback. */
-  readonly source: DecisionSource;
   /** The local detector's full result, with its evidence. */
   readonly local: InjectionResult;
-  /** The LLM's confidence, when it answered. */
-  readonly llmConfidence?: number;
-  /** Whether the LLM verdict came from the cache. */
-  readonly cached?: boolean;
-  /** Milliseconds spent waiting for the LLM (0 when it was not asked). */
-  readonly llmMs: number;
-  readonly reason: string;
+  /**
+   * From {@link InjectionGuard.classify} only: the detector is unsure and an LLM is configured,
+   * so `riskLevel` is provisional; {@link InjectionGuard.decide} asks the LLM.
+   */
+  readonly needsLlm: boolean;
 }
 
-/** Options of one check. */
-export interface CheckOptions extends DetectOptions {
-  /** Aborts the LLM call (e.g. the client went away). */
-  readonly signal?: AbortSignal;
-}
+/** Options of one decision: where the text comes from, and the abort signal and deadline. */
+export interface InjectionDecideOptions extends DetectOptions, DecideOptions {}
+
+/**
+ * Options of one check.
+ *
+ * @deprecated Use {@link InjectionDecideOptions} with {@link InjectionGuard.decide}.
+ */
+export type CheckOptions = InjectionDecideOptions;
 
 const validateGuardConfig = compileConfig(InjectionGuardConfigSchema, 'injection guard config');
 const ORDER: Readonly<Record<RiskLevel, number>> = {
@@ -113,15 +127,25 @@ export class InjectionGuard {
   readonly config: InjectionGuardConfig;
   readonly detector: InjectionDetector;
   readonly #hybrid: Hybrid<JudgeInput, RiskLevel>;
+  readonly #llmEnabled: boolean;
 
-  /** Validates the settings (a `ConfigError` names each bad field). */
+  /**
+   * Validates the settings (a `ConfigError` names each bad field).
+   *
+   * @deprecated Use {@link createInjectionGuard}, the one way every subsystem is built.
+   */
   constructor(options: InjectionGuardOptions = {}) {
-    const { detector, llm, decisionCache, ...settings } = options;
-    this.config = validateGuardConfig({ ...settings });
+    const { detector, llm, decisionCache, cache: cacheOption, ...settings } = options;
+    const shared = typeof cacheOption === 'object' ? cacheOption : decisionCache;
+    this.config = validateGuardConfig({
+      ...settings,
+      ...(typeof cacheOption === 'boolean' ? { cache: cacheOption } : {}),
+    });
     this.detector =
       detector instanceof InjectionDetector ? detector : new InjectionDetector(detector);
+    this.#llmEnabled = llm !== undefined;
     const config = this.config;
-    const cache = decisionCache ?? (config.cache ? lruDecisionCache<RiskLevel>() : undefined);
+    const cache = shared ?? (config.cache ? lruDecisionCache<RiskLevel>() : undefined);
     this.#hybrid = new Hybrid<JudgeInput, RiskLevel>({
       name: 'prompt_injection',
       local: (input) => localVerdict(input.local),
@@ -153,21 +177,66 @@ export class InjectionGuard {
     });
   }
 
-  /** The local verdict alone (synchronous, microseconds). */
+  /** Whether an LLM is configured. */
+  get llmEnabled(): boolean {
+    return this.#llmEnabled;
+  }
+
+  /**
+   * The detector's result alone (synchronous, microseconds).
+   *
+   * @deprecated Use {@link classify}: its decision carries the same result in `local`.
+   */
   detect(text: string, options?: DetectOptions): InjectionResult {
     return this.detector.detect(text, options);
   }
 
-  /** The local verdict, and the LLM's when the local one is unsure. Never rejects on LLM errors. */
-  async check(text: string, options: CheckOptions = {}): Promise<InjectionDecision> {
+  /**
+   * Decides locally, without I/O: the detector's verdict. When the detector is unsure and an
+   * LLM is configured, the decision has `needsLlm: true`; {@link decide} then asks the LLM.
+   */
+  classify(text: string, options: DetectOptions = {}): InjectionDecision {
     const source = options.source ?? 'user';
     const local = this.detector.detect(text, { source });
     const input: JudgeInput = { text, source, local };
-    const decision = await this.#hybrid.decideFrom(input, localVerdict(local), options.signal);
+    const verdict = localVerdict(local);
+    const decision = this.#hybrid.decideLocally(input, verdict);
+    if (decision !== undefined) return this.#toDecision(decision, local, false);
+    return this.#toDecision(this.#hybrid.pending(verdict), local, true);
+  }
+
+  /**
+   * The detector's verdict, and the LLM's when the detector is unsure (under the guard's
+   * timeout and the caller's `deadlineMs`). Never rejects on LLM errors (they fall back);
+   * rejects only when `signal` aborts.
+   */
+  async decide(text: string, options: InjectionDecideOptions = {}): Promise<InjectionDecision> {
+    const source = options.source ?? 'user';
+    const local = this.detector.detect(text, { source });
+    const input: JudgeInput = { text, source, local };
+    const decision = await this.#hybrid.decideFrom(input, localVerdict(local), options);
+    return this.#toDecision(decision, local, false);
+  }
+
+  /**
+   * The local verdict, and the LLM's when the local one is unsure.
+   *
+   * @deprecated Use {@link decide}.
+   */
+  check(text: string, options: CheckOptions = {}): Promise<InjectionDecision> {
+    return this.decide(text, options);
+  }
+
+  #toDecision(
+    decision: HybridDecision<RiskLevel>,
+    local: InjectionResult,
+    needsLlm: boolean,
+  ): InjectionDecision {
     let riskLevel = decision.value;
     let reason = decision.reason;
+    const byLlm = decision.source === 'llm' || decision.source === 'cached';
     if (
-      decision.source === 'llm' &&
+      byLlm &&
       local.riskLevel === 'high_risk' &&
       ORDER[riskLevel] < ORDER.suspicious &&
       !this.config.llmMayClearHighRisk
@@ -177,13 +246,16 @@ export class InjectionGuard {
     }
     return {
       riskLevel,
-      confidence: decision.confidence,
-      source: decision.source,
       local,
-      ...(decision.llmConfidence === undefined ? {} : { llmConfidence: decision.llmConfidence }),
-      ...(decision.cached ? { cached: true } : {}),
+      source: decision.source,
+      confidence: decision.confidence,
+      localConfidence: decision.localConfidence,
+      llmConfidence: decision.llmConfidence,
       llmMs: decision.llmMs,
+      cached: decision.cached,
       reason,
+      fallbackCause: decision.fallbackCause,
+      needsLlm,
     };
   }
 
@@ -213,4 +285,12 @@ function localVerdict(result: InjectionResult): LocalVerdict<RiskLevel> {
     confidence: result.confidence,
     reason: top ? `${result.riskLevel}: ${top.label}` : result.riskLevel,
   };
+}
+
+/**
+ * Builds an injection guard from one configuration object: settings, `detector`, `llm` and
+ * `cache` (see {@link InjectionGuardOptions}).
+ */
+export function createInjectionGuard(options: InjectionGuardOptions = {}): InjectionGuard {
+  return new InjectionGuard(options);
 }

@@ -12,6 +12,8 @@ export {
 export { detectInjection, InjectionDetector } from './detector.js';
 export {
   type CheckOptions,
+  createInjectionGuard,
+  type InjectionDecideOptions,
   type InjectionDecision,
   InjectionGuard,
   type InjectionGuardConfig,

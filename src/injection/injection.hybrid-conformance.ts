@@ -1,4 +1,4 @@
-import { type HybridCase, verdictOf } from '../../test/hybrid-http.js';
+import type { HybridCase } from '../../test/hybrid-http.js';
 import { InjectionGuard } from './guard.js';
 
 // The injection guard's LLM check over HTTP (test/hybrid-http.ts): a structured verdict, at
@@ -12,7 +12,7 @@ export const hybridConformance: HybridCase[] = [
       const guard = new InjectionGuard({ llm, timeoutMs, cache });
       const decide = async () => {
         const decision = await guard.check(UNSURE);
-        return verdictOf(decision, decision.riskLevel);
+        return { ...decision, value: decision.riskLevel };
       };
       return {
         decide,
@@ -30,9 +30,5 @@ export const hybridConformance: HybridCase[] = [
       json: { risk_level: 'catastrophic', certainty: 'very_strong', reason: 'task hijack' },
     },
     fallback: 'suspicious',
-    reasons: {
-      timeout: /llm timeout \(DecisionTimeoutError: /,
-      error: /llm error \(Llm(HttpError|InvalidOutputError): /,
-    },
   },
 ];

@@ -79,6 +79,10 @@ export const ProviderConfigSchema = Type.Object(
 /** A validated provider configuration, defaults filled in. */
 export type ProviderConfig = Static<typeof ProviderConfigSchema>;
 
+/** A provider configuration as written: `id`, `kind` and `model`; every field with a default optional. */
+export type ProviderConfigInput = Pick<ProviderConfig, 'id' | 'kind' | 'model'> &
+  Partial<Omit<ProviderConfig, 'id' | 'kind' | 'model'>>;
+
 const validateProviderConfig = compileConfig(ProviderConfigSchema, 'LLM provider config');
 
 /** Headers that carry credentials: a configuration file must not hold them. */

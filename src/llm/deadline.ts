@@ -1,6 +1,5 @@
 import { withDeadline } from '../core/deadline.js';
-import { DecisionTimeoutError } from '../core/errors.js';
-import { LlmTimeoutError } from './errors.js';
+import { isTimeoutError, LlmTimeoutError } from '../core/errors.js';
 
 /**
  * `withDeadline` for an LLM call: the same strict cut-off, but a call that runs out of time rejects
@@ -17,11 +16,7 @@ export async function llmDeadline<T>(
     return await withDeadline(work, timeoutMs, `${provider} LLM call`, outer);
   } catch (error) {
     const outerReason = outer?.aborted ? outer.reason : undefined;
-    if (
-      error instanceof DecisionTimeoutError &&
-      !(error instanceof LlmTimeoutError) &&
-      error !== outerReason
-    ) {
+    if (isTimeoutError(error) && !(error instanceof LlmTimeoutError) && error !== outerReason) {
       throw new LlmTimeoutError(provider, timeoutMs);
     }
     throw error;

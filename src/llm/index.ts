@@ -26,6 +26,7 @@ export {
   createProvider,
   DEFAULT_BASE_URLS,
   type ProviderConfig,
+  type ProviderConfigInput,
   ProviderConfigSchema,
   parseProviderConfig,
 } from './config.js';
@@ -58,6 +59,7 @@ export {
   validateJson,
 } from './output.js';
 export { backoffMs, type RetryPolicy, retryAfterMs } from './retry.js';
+export { isLlmProvider, type LlmSetting, splitLlmSetting } from './setting.js';
 export type {
   ChatMessage,
   CompletionRequest,

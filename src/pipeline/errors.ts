@@ -1,4 +1,4 @@
-import { TriageError } from '../core/errors.js';
+import { InputError } from '../core/errors.js';
 
 /**
  * The messages given to the pipeline cannot be classified: not a list of messages, an unknown
@@ -6,7 +6,7 @@ import { TriageError } from '../core/errors.js';
  * final user message, `inspect` a final assistant message). The message says which message and
  * what is wrong; it never contains the message text.
  */
-export class PipelineInputError extends TriageError {
+export class PipelineInputError extends InputError {
   constructor(message: string) {
     super('pipeline_input_invalid', message);
   }

@@ -44,6 +44,7 @@ export type { LocalStage } from './local-stage.js';
 export { type Manifest, ManifestSchema, TARGET_ROLES, type TargetRole } from './manifest.js';
 export { composeOutputSchema, MAX_REASON_CHARS } from './output-schema.js';
 export {
+  type CreatePipelineOptions,
   createPipeline,
   Pipeline,
   type PipelineOptions,

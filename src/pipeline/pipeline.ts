@@ -1,5 +1,5 @@
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
-import type { Hybrid, HybridStats } from '../core/hybrid.js';
+import type { DecideOptions, Hybrid, HybridStats } from '../core/hybrid.js';
 import { compileSchema } from '../llm/output.js';
 import type { LlmProvider } from '../llm/types.js';
 import { aggregate } from './aggregate.js';
@@ -22,7 +22,29 @@ import {
 import { type PipelineSettings, type PipelineSettingsInput, pipelineSettings } from './settings.js';
 import type { ClassifierOutput } from './types.js';
 
-/** Options of {@link createPipeline}. */
+/**
+ * How a pipeline is built, in the shape every subsystem shares: its settings (worker pool,
+ * classifier selection, aggregator, input budgets; defaults filled in), `llm`, and the catalog
+ * and local stages.
+ */
+export interface CreatePipelineOptions extends PipelineSettingsInput {
+  /** The LLM the classifiers ask (see `createProvider` in the LLM layer). */
+  readonly llm: LlmProvider;
+  /** The model catalog (from `loadCatalog` / `parseCatalog`); without one no model is picked. */
+  readonly catalog?: ModelCatalog;
+  /** Local stages by classifier name; `null` removes a default stage. */
+  readonly localStages?: Readonly<Record<string, LocalStage | null>>;
+  /** Names the settings in errors (e.g. the configuration file). */
+  readonly source?: string;
+}
+
+/**
+ * Options of {@link createPipeline} in the form it took before every subsystem took one
+ * configuration object.
+ *
+ * @deprecated Pass the settings at the top level and the provider as `llm`:
+ * `createPipeline({ ...settings, llm: provider, catalog })`.
+ */
 export interface PipelineOptions {
   /** The LLM the classifiers ask (see `createProvider` in the LLM layer). */
   readonly provider: LlmProvider;
@@ -36,11 +58,12 @@ export interface PipelineOptions {
   readonly source?: string;
 }
 
-/** Options of one run. */
-export interface PipelineRunOptions {
-  /** Aborts the run: requests in flight are cancelled and the run rejects with the reason. */
-  readonly signal?: AbortSignal;
-}
+/**
+ * Options of one run. `signal` aborts the run (requests in flight are cancelled and the run
+ * rejects with the reason); at `deadlineMs` (or the run time limit, whichever comes first) every
+ * classifier not done gets its fallback output (`fallback_cause: deadline`).
+ */
+export interface PipelineRunOptions extends DecideOptions {}
 
 /**
  * The classifier pipeline of document 003: manifest-driven LLM classifiers run side by side, their
@@ -75,9 +98,22 @@ export class Pipeline {
     this.#skipped = { user: skip('user'), assistant: skip('assistant') };
   }
 
-  /** Classifies a conversation whose final message is the user's. */
-  classify(messages: unknown, options?: PipelineRunOptions): Promise<PipelineResult> {
+  /**
+   * Classifies a conversation whose final message is the user's: every classifier that applies
+   * asks the LLM (or its local stage decides), side by side. The pipeline has no synchronous
+   * `classify`: its classifiers are LLM classifiers.
+   */
+  decide(messages: unknown, options?: PipelineRunOptions): Promise<PipelineResult> {
     return this.run(messages, 'classify', options);
+  }
+
+  /**
+   * Classifies a conversation whose final message is the user's.
+   *
+   * @deprecated Use {@link decide} (in every subsystem `classify` is the synchronous, local call).
+   */
+  classify(messages: unknown, options?: PipelineRunOptions): Promise<PipelineResult> {
+    return this.decide(messages, options);
   }
 
   /** Inspects a conversation whose final message is the assistant's. */
@@ -100,6 +136,7 @@ export class Pipeline {
       input,
       renderConversation(input),
       options.signal,
+      options.deadlineMs,
     );
     const threshold = this.settings.aggregator.certaintyThreshold;
     const merged = aggregate(runs, threshold);
@@ -130,7 +167,14 @@ export class Pipeline {
  * directories, minus disabled ones), and checks that per-classifier models and local stages name
  * loaded classifiers. Throws a `ConfigError` naming every problem.
  */
-export function createPipeline(options: PipelineOptions): Pipeline {
+export function createPipeline(config: CreatePipelineOptions): Pipeline;
+/**
+ * @deprecated The `{ provider, settings }` form: pass the settings at the top level and the
+ * provider as `llm`, `createPipeline({ ...settings, llm: provider, catalog })`.
+ */
+export function createPipeline(options: PipelineOptions): Pipeline;
+export function createPipeline(input: CreatePipelineOptions | PipelineOptions): Pipeline {
+  const options = legacyForm(input);
   const source = options.source ?? 'pipeline settings';
   const settings = pipelineSettings(options.settings, source);
   const { runner } = settings;
@@ -168,4 +212,17 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     { provider: options.provider, runner, hybrids },
     options.catalog,
   );
+}
+
+/** The options of either form, as the deprecated form names them. */
+function legacyForm(input: CreatePipelineOptions | PipelineOptions): PipelineOptions {
+  if ('provider' in input && !('llm' in input)) return input as PipelineOptions;
+  const { llm, catalog, localStages, source, ...settings } = input as CreatePipelineOptions;
+  return {
+    provider: llm,
+    settings,
+    ...(catalog === undefined ? {} : { catalog }),
+    ...(localStages === undefined ? {} : { localStages }),
+    ...(source === undefined ? {} : { source }),
+  };
 }

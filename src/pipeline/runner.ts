@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import { certaintyScore } from '../core/certainty.js';
 import { withDeadline } from '../core/deadline.js';
-import { DecisionTimeoutError, describeError } from '../core/errors.js';
-import { Hybrid } from '../core/hybrid.js';
+import { DecisionTimeoutError, describeError, isTimeoutError } from '../core/errors.js';
+import { type FallbackCause, fallbackCauseOf, Hybrid } from '../core/hybrid.js';
 import { askJson } from '../llm/ask.js';
 import { LlmInvalidOutputError } from '../llm/errors.js';
 import type { LlmProvider } from '../llm/types.js';
@@ -39,7 +39,11 @@ export interface ClassifierTask {
   attempts: number;
   ignored: readonly string[];
   /** Why the model could not be used, when a hybrid fell back. */
-  failure?: { readonly reason: 'timeout' | 'error'; readonly error: string };
+  failure?: {
+    readonly reason: 'timeout' | 'error';
+    readonly cause: FallbackCause;
+    readonly error: string;
+  };
 }
 
 /** What asking the model needs. */
@@ -60,9 +64,13 @@ export async function runClassifiers(
   input: PreparedInput,
   conversation: string,
   signal?: AbortSignal,
+  deadlineMs?: number,
 ): Promise<ClassifierRun[]> {
   signal?.throwIfAborted();
-  const { runTimeoutMs, concurrency } = env.runner;
+  const { concurrency } = env.runner;
+  // The run's own time limit, or the caller's deadline when it comes first.
+  const limits = [env.runner.runTimeoutMs, deadlineMs].filter((ms) => ms !== undefined);
+  const runTimeoutMs = limits.length === 0 ? undefined : Math.max(0, Math.min(...limits));
   const deadline = runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs);
   const combined = combine(signal, deadline?.signal);
   const limit = pLimit(concurrency);
@@ -103,7 +111,8 @@ async function runOne(
   const fallback = (error: unknown, localConfidence?: number) =>
     done(classifier.fallback, {
       source: 'fallback',
-      reason: error instanceof DecisionTimeoutError ? 'timeout' : 'error',
+      reason: isTimeoutError(error) ? 'timeout' : 'error',
+      fallback_cause: signal?.aborted ? 'deadline' : fallbackCauseOf(error),
       error: describeError(error),
       attempts: task.attempts,
       ms: elapsed(started),
@@ -117,7 +126,7 @@ async function runOne(
       const output = await askWithRetries(env, task, signal);
       return done(output, llmStatus(task, started, model));
     }
-    const decision = await hybrid.decide(task, signal);
+    const decision = await hybrid.decide(task, signal === undefined ? {} : { signal });
     const localConfidence = decision.localConfidence ?? 0;
     if (decision.source === 'local') {
       return done(decision.value, {
@@ -130,6 +139,7 @@ async function runOne(
       return done(classifier.fallback, {
         source: 'fallback',
         reason: task.failure?.reason ?? 'error',
+        fallback_cause: task.failure?.cause ?? decision.fallbackCause ?? 'llm_error',
         error: task.failure?.error ?? decision.reason,
         attempts: task.attempts,
         ms: elapsed(started),
@@ -254,8 +264,10 @@ export function createStageHybrid(
       // Each attempt has its own limit; this outer one only guards against a stuck retry loop.
       timeoutMs: runner.attemptTimeoutMs * (runner.retries + 1) + 1000,
       fallback: (context) => {
+        const timedOut = context.cause === 'llm_timeout' || context.cause === 'deadline';
         context.input.failure = {
-          reason: context.cause === 'timeout' ? 'timeout' : 'error',
+          reason: timedOut ? 'timeout' : 'error',
+          cause: context.cause,
           error: context.error ?? `llm ${context.cause}`,
         };
         return { value: classifier.fallback, confidence: 0 };

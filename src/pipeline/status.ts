@@ -1,3 +1,5 @@
+import type { FallbackCause } from '../core/hybrid.js';
+
 /**
  * How each classifier's output came about, recorded in the audit (`meta.classifiers[name].status`).
  * Field names are snake_case like the rest of the audit envelope.
@@ -30,6 +32,12 @@ export interface FallbackStatus {
   readonly source: 'fallback';
   /** `timeout` when the last attempt (or the run) ran out of time, `error` otherwise. */
   readonly reason: 'timeout' | 'error';
+  /**
+   * Why, in the vocabulary every triage decision uses: `llm_timeout`, `deadline` (the run's
+   * time limit or the caller's deadline), `llm_invalid` (an answer that failed validation) or
+   * `llm_error`.
+   */
+  readonly fallback_cause: FallbackCause;
   /** The last error, described (never containing prompt or reply text). */
   readonly error: string;
   readonly attempts: number;

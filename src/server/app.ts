@@ -6,9 +6,9 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
-import { ContextRouter } from '../context/router.js';
+import type { InjectionConfigInput } from '../injection/config.js';
 import { type ConfiguredProvider, createProvider } from '../llm/config.js';
-import { createTierRouter } from '../tier/router.js';
+import { createTriage, type Triage } from '../triage.js';
 import { ClientKeys } from './auth.js';
 import { readJsonBody } from './body-reader.js';
 import { Catalog } from './catalog.js';
@@ -108,10 +108,8 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const catalog = new Catalog(config);
   const upstreams = new Upstreams(config, env, secrets);
   const llm = config.llm ? createProvider(config.llm, { env, source: 'llm' }) : undefined;
-  const contextConfig = contextConfigOf(config);
-  const tiers =
-    options.tiers ??
-    tierRouterPort(createTierRouter(tierOptionsOf(config), llm ? { classifier: llm } : {}));
+  const triage = triageOf(config, options.tiers === undefined, llm);
+  const tiers = options.tiers ?? tierRouterPort(triage);
   const exchanges = new OpenExchanges();
   let closing = false;
   const ctx: ServerContext = {
@@ -123,8 +121,8 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     upstreams,
     tiers,
     router: new Router(catalog, tiers, config.server.unknownModel),
-    injection: new InjectionScreen(config.injection, llm),
-    ...(contextConfig ? { context: new ContextRouter({ config: contextConfig, llm }) } : {}),
+    triage,
+    injection: new InjectionScreen(config.injection, triage),
   };
 
   const app = Fastify({
@@ -212,6 +210,26 @@ function refuseWhileClosing(
     metrics.errors.inc({ kind: 'server_shutting_down' });
     void reply.code(503).header('connection', 'close').send(shuttingDownBody());
   });
+}
+
+/**
+ * The front door the server decides with: tier (unless the caller brought its own tier port),
+ * the injection screen and the context policy, from the configuration's sections, with the
+ * configuration's `llm`. Each part keeps its own configured decision cache.
+ */
+function triageOf(config: ServerConfig, withTier: boolean, llm: ConfiguredProvider | undefined) {
+  const contextConfig = contextConfigOf(config);
+  const { guard, detector } = config.injection;
+  return createTriage({
+    ...(llm ? { llm } : {}),
+    cache: false,
+    tier: withTier ? tierOptionsOf(config) : false,
+    injection: {
+      ...(guard as object | undefined),
+      detector: (detector ?? {}) as InjectionConfigInput,
+    },
+    context: contextConfig ?? false,
+  }) as Triage;
 }
 
 /**

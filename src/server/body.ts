@@ -77,38 +77,5 @@ export function chatRequestOf(body: unknown): {
   return { body: json as ChatRequestBody, raw: parsed.raw, modelValue: parsed.modelValue };
 }
 
-/** A chat message as the server reads it. */
-interface MessageLike {
-  readonly role?: unknown;
-  readonly content?: unknown;
-}
-
-/** The text of a message's content: a string, or its text parts joined by newlines. */
-export function messageText(message: unknown): string {
-  const content = (message as MessageLike | null)?.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: { text?: unknown } | null) => (typeof part?.text === 'string' ? part.text : ''))
-    .filter((part) => part.length > 0)
-    .join('\n');
-}
-
-/** The role of a message, `''` when it has none. */
-export function roleOf(message: unknown): string {
-  const role = (message as MessageLike | null)?.role;
-  return typeof role === 'string' ? role : '';
-}
-
-/**
- * The text of the last user message (`''` when there is none), at most `maxChars` UTF-16 units
- * (then ending in `…`).
- */
-export function lastUserText(body: ChatRequestBody, maxChars: number): string {
-  for (let i = body.messages.length - 1; i >= 0; i--) {
-    if (roleOf(body.messages[i]) !== 'user') continue;
-    const text = messageText(body.messages[i]);
-    return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
-  }
-  return '';
-}
+/** The text helpers the server shares with the front door (one reading of a chat request). */
+export { lastUserText, messageText, roleOf } from '../triage-request.js';

@@ -1,4 +1,4 @@
-import type { DecisionSource } from '../core/hybrid.js';
+import type { DecisionSource, FallbackCause } from '../core/hybrid.js';
 import type { Tier } from '../tier/tiers.js';
 
 /**
@@ -29,6 +29,8 @@ export interface TierChoice {
   /** Why, in short human-readable signals (never prompt text). */
   readonly signals: readonly string[];
   readonly source: DecisionSource;
+  /** Why the decision fell back (`no_llm`, `llm_timeout`, …); `null` unless `source` is `fallback`. */
+  readonly fallbackCause?: FallbackCause | null;
   /** Whether the LLM check was asked (or answered from its cache). */
   readonly llmChecked: boolean;
   /** Whether the LLM check changed the local tier. */

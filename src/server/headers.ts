@@ -50,6 +50,7 @@ export function decisionHeaders(
     'x-triage-confidence': decision.confidence.toFixed(2),
     'x-triage-source': decision.source,
   };
+  if (decision.fallbackCause) headers['x-triage-fallback-cause'] = decision.fallbackCause;
   if (model !== undefined) headers['x-triage-model'] = model;
   if (fallbacks > 0) headers['x-triage-fallbacks'] = String(fallbacks);
   return headers;

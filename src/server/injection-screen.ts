@@ -1,16 +1,14 @@
-import type { DecisionSource } from '../core/hybrid.js';
-import type { InjectionConfigInput } from '../injection/config.js';
-import { type InjectionDecision, InjectionGuard } from '../injection/guard.js';
-import type { InjectionResult, InjectionSource, RiskLevel } from '../injection/types.js';
-import type { LlmProvider } from '../llm/types.js';
-import { messageText, roleOf } from './body.js';
+import type { DecisionSource, FallbackCause } from '../core/hybrid.js';
+import type { InjectionSource, RiskLevel } from '../injection/types.js';
+import type { Triage, TriageInjectionDecision } from '../triage.js';
+import type { TriageRequest } from '../triage-request.js';
 import type { InjectionSection } from './config.js';
 import type { Cancellation, ChatRequestBody } from './decide.js';
 
 /**
- * The server's prompt-injection screen: the injection guard (local detector, LLM check when it is
- * unsure and an LLM is configured) over the texts of the request's current turn, and what the
- * deployment's policy does about the riskiest one.
+ * The server's prompt-injection screen: the front door's injection part (the local detector, the
+ * LLM check when it is unsure and an LLM is configured) over the texts of the request's current
+ * turn, and what the deployment's policy does about the riskiest one.
  */
 
 /** The riskiest text of a request's current turn. */
@@ -19,6 +17,8 @@ export interface InjectionFinding {
   readonly confidence: number;
   /** Where the verdict came from: the detector (`local`), the LLM check, or the fallback. */
   readonly decidedBy: DecisionSource;
+  /** Why it fell back, when it did. */
+  readonly fallbackCause: FallbackCause | null;
   /** Which kind of text it was: the user's message or a tool result. */
   readonly text: InjectionSource;
   /** The evidence: kind and what fired (the matched words, never more of the text). */
@@ -35,33 +35,21 @@ const RANK: Readonly<Record<RiskLevel, number>> = {
   high_risk: 2,
 };
 
-/** Roles whose content is data the model will read: scanned as tool results. */
-const TOOL_ROLES = new Set(['tool', 'function']);
-
 /** Evidence shown per finding. */
 const MAX_SIGNALS = 5;
 
-interface Text {
-  readonly text: string;
-  readonly source: InjectionSource;
-}
+const INJECTION = { parts: ['injection'] } as const;
 
-/** Scans requests for prompt injections and says what the policy does. */
+/** Screens requests for prompt injections and says what the policy does. */
 export class InjectionScreen {
   readonly policy: InjectionSection['policy'];
   readonly #minRank: number;
-  readonly #guard: InjectionGuard;
-  readonly #llm: boolean;
+  readonly #triage: Triage;
 
-  constructor(section: InjectionSection, llm?: LlmProvider) {
+  constructor(section: InjectionSection, triage: Triage) {
     this.policy = section.policy;
     this.#minRank = RANK[section.minLevel];
-    this.#guard = new InjectionGuard({
-      ...(section.guard as object | undefined),
-      detector: (section.detector ?? {}) as InjectionConfigInput,
-      ...(llm ? { llm } : {}),
-    });
-    this.#llm = llm !== undefined;
+    this.#triage = triage;
   }
 
   /**
@@ -73,73 +61,28 @@ export class InjectionScreen {
     body: ChatRequestBody,
     cancel: Cancellation,
   ): InjectionFinding | Promise<InjectionFinding> | undefined {
-    const texts = currentTurn(body);
-    if (texts.length === 0) return undefined;
-    const locals = texts.map(({ text, source }) => this.#guard.detect(text, { source }));
-    const minConfidence = this.#guard.config.minConfidence;
-    if (!this.#llm || locals.every((local) => local.confidence >= minConfidence)) {
-      return this.#riskiest(locals.map((local) => this.#fromLocal(local)));
-    }
-    return Promise.all(
-      texts.map(({ text, source }, i) => {
-        const local = locals[i] as InjectionResult;
-        return local.confidence >= minConfidence
-          ? this.#fromLocal(local)
-          : this.#guard
-              .check(text, { source, signal: cancel.signal })
-              .then((decision) => this.#fromDecision(decision));
-      }),
-    ).then((findings) => this.#riskiest(findings));
+    const request = body as unknown as TriageRequest;
+    const local = this.#triage.classify(request, INJECTION);
+    const decision = local.injection;
+    if (decision === null) return undefined;
+    if (!decision.needsLlm) return this.#finding(decision);
+    return this.#triage
+      .decide(request, { ...INJECTION, from: local, signal: cancel.signal })
+      .then((decided) => this.#finding(decided.injection!));
   }
 
-  #fromLocal(local: InjectionResult): InjectionFinding {
-    return this.#finding(local.riskLevel, local.confidence, 'local', local);
-  }
-
-  #fromDecision(decision: InjectionDecision): InjectionFinding {
-    return this.#finding(decision.riskLevel, decision.confidence, decision.source, decision.local);
-  }
-
-  #finding(
-    riskLevel: RiskLevel,
-    confidence: number,
-    decidedBy: DecisionSource,
-    local: InjectionResult,
-  ): InjectionFinding {
+  #finding(decision: TriageInjectionDecision): InjectionFinding {
+    const { riskLevel, local } = decision;
     return {
       riskLevel,
-      confidence,
-      decidedBy,
+      confidence: decision.confidence,
+      decidedBy: decision.source,
+      fallbackCause: decision.fallbackCause,
       text: local.source,
       signals: local.signals.slice(0, MAX_SIGNALS).map(({ kind, label }) => ({ kind, label })),
       acts: RANK[riskLevel] >= this.#minRank,
     };
   }
-
-  #riskiest(findings: readonly InjectionFinding[]): InjectionFinding {
-    let top = findings[0] as InjectionFinding;
-    for (const finding of findings) {
-      const higher = RANK[finding.riskLevel] - RANK[top.riskLevel];
-      if (higher > 0 || (higher === 0 && finding.confidence > top.confidence)) top = finding;
-    }
-    return top;
-  }
-}
-
-/** The user messages and tool results after the last assistant message. */
-function currentTurn(body: ChatRequestBody): Text[] {
-  const texts: Text[] = [];
-  for (let i = body.messages.length - 1; i >= 0; i--) {
-    const message = body.messages[i];
-    const role = roleOf(message);
-    if (role === 'assistant') break;
-    const source: InjectionSource | undefined =
-      role === 'user' ? 'user' : TOOL_ROLES.has(role) ? 'tool_result' : undefined;
-    if (source === undefined) continue;
-    const text = messageText(message);
-    if (text.length > 0) texts.push({ text, source });
-  }
-  return texts;
 }
 
 /** The reason given to a client whose request was refused. */

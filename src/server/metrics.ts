@@ -28,7 +28,7 @@ export class ServerMetrics {
 
   readonly decisions = new Counter({
     name: 'triage_decisions_total',
-    help: 'Routing decisions by tier and source (local, llm, fallback, forced, passthrough).',
+    help: 'Routing decisions by tier and source (local, llm, cached, fallback, forced, passthrough).',
     labelNames: ['tier', 'source'] as const,
     registers: [this.registry],
   });

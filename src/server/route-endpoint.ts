@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContextDecision } from '../context/router.js';
-import { chatRequestOf, lastUserText } from './body.js';
+import { chatRequestOf } from './body.js';
 import { Exchange } from './exchange.js';
 import type { InjectionFinding } from './injection-screen.js';
 import type { Routing } from './routing.js';
@@ -11,6 +11,7 @@ import {
   routeOf,
   type ServerContext,
   screenOf,
+  unlessGone,
 } from './server-context.js';
 
 /**
@@ -27,12 +28,10 @@ export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
     const routing = await routeOf(ctx, body, exchange, reply);
     if (routing === GONE) return;
     ctx.metrics.decided(routing);
-    let context: ContextDecision | undefined;
-    if (ctx.context) {
-      const text = lastUserText(body, ctx.context.config.maxQuestionChars);
-      const pending = contextDecision(ctx.context, text, exchange);
-      context = pending instanceof Promise ? await pending : pending;
-    }
+    const pending = contextDecision(ctx.triage, body, exchange);
+    const context =
+      pending instanceof Promise ? await unlessGone(ctx, pending, exchange, reply) : pending;
+    if (context === GONE) return;
     ctx.metrics.requests.inc({
       endpoint: 'route',
       tier: routing.decision.tier,
@@ -61,6 +60,7 @@ function routeResponse(
     ...(decision.score === undefined ? {} : { score: decision.score }),
     signals: decision.signals,
     source: decision.source,
+    ...(decision.fallbackCause ? { fallback_cause: decision.fallbackCause } : {}),
     llm: {
       checked: decision.llmChecked,
       overrode: decision.llmOverrode,
@@ -73,6 +73,7 @@ function routeResponse(
             risk_level: injection.riskLevel,
             confidence: injection.confidence,
             source: injection.decidedBy,
+            ...(injection.fallbackCause ? { fallback_cause: injection.fallbackCause } : {}),
             text: injection.text,
             signals: injection.signals,
             action: injection.acts && policy !== 'off' ? policy : 'none',
@@ -86,6 +87,7 @@ function routeResponse(
             policy: context.policy,
             confidence: context.confidence,
             source: context.source,
+            ...(context.fallbackCause ? { fallback_cause: context.fallbackCause } : {}),
             reason: context.reason,
           },
         }

@@ -1,6 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
-import type { ContextDecision, ContextRouter } from '../context/router.js';
+import type { ContextDecision } from '../context/router.js';
+import type { Triage } from '../triage.js';
+import type { TriageRequest } from '../triage-request.js';
 import type { Catalog } from './catalog.js';
 import type { ServerConfig } from './config.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
@@ -19,9 +21,9 @@ export interface ServerContext {
   readonly upstreams: Upstreams;
   readonly tiers: TierRouterPort;
   readonly router: Router;
-  /** The context-policy router, for `POST /v1/route`; absent when turned off. */
-  readonly context?: ContextRouter;
-  /** The prompt-injection screen. */
+  /** The front door that makes the decisions (its context part is off when turned off). */
+  readonly triage: Triage;
+  /** The prompt-injection screen: the policy over the front door's injection part. */
   readonly injection: InjectionScreen;
   /** Chat exchanges in flight, ended cleanly when the server shuts down. */
   readonly exchanges: OpenExchanges;
@@ -83,14 +85,25 @@ export function routeOf(
   return pending instanceof Promise ? unlessGone(ctx, pending, exchange, reply) : pending;
 }
 
-/** The context router's decision for `text`: locally when it can, else with its LLM check. */
+/**
+ * The context policy of a request's last user question: locally when it can, else with its LLM
+ * check; `undefined` when the context part is off.
+ */
 export function contextDecision(
-  router: ContextRouter,
-  text: string,
+  triage: Triage,
+  body: ChatRequestBody,
   exchange: Exchange,
-): ContextDecision | Promise<ContextDecision> {
-  return router.decideLocally(text) ?? router.decide(text, { signal: exchange.signal });
+): ContextDecision | undefined | Promise<ContextDecision | undefined> {
+  if (triage.context === undefined) return undefined;
+  const request = body as unknown as TriageRequest;
+  const local = triage.classify(request, CONTEXT);
+  if (!local.context?.needsLlm) return local.context ?? undefined;
+  return triage
+    .decide(request, { ...CONTEXT, from: local, signal: exchange.signal })
+    .then((decided) => decided.context ?? undefined);
 }
+
+const CONTEXT = { parts: ['context'] } as const;
 
 /** Milliseconds rounded to the microsecond, for logs and JSON. */
 export function roundMs(ms: number): number {

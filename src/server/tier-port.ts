@@ -1,7 +1,7 @@
 import type { TierDecision } from '../tier/decision.js';
-import type { TierRequest } from '../tier/extract.js';
 import { TierRequestError } from '../tier/extract.js';
-import type { TierRouter } from '../tier/router.js';
+import type { Triage } from '../triage.js';
+import { type TriageRequest, TriageRequestError } from '../triage-request.js';
 import type { ChatRequestBody, TierChoice, TierRouterPort } from './decide.js';
 import { HttpError } from './errors.js';
 
@@ -9,12 +9,14 @@ import { HttpError } from './errors.js';
 const AUTO = 'auto';
 
 /**
- * The tier router as the server uses it: `auto` (and `<prefix>auto`, e.g. `triage/auto`) is
- * classified, forced-tier ids are taken as they are, and the decision is synchronous unless the
- * scorer is unsure and an LLM check is configured (only then is the request's signal read).
- * A malformed request (e.g. a message that is not an object) is a 400.
+ * The tier part of the front door as the server uses it: `auto` (and `<prefix>auto`, e.g.
+ * `triage/auto`) is classified, forced-tier ids are taken as they are, and the decision is
+ * synchronous unless the scorer is unsure and an LLM check is configured (only then is the
+ * request's signal read). A malformed request (e.g. a message that is not an object) is a 400.
  */
-export function tierRouterPort(router: TierRouter): TierRouterPort {
+export function tierRouterPort(triage: Triage): TierRouterPort {
+  const router = triage.tier;
+  if (router === undefined) throw new TypeError('tierRouterPort: the triage has no tier part');
   const { prefixes, tiers } = router.options.forcedModels;
   const autoIds = new Set([AUTO, ...prefixes.map((prefix) => `${prefix}${AUTO}`.toLowerCase())]);
   const forcedIds = Object.keys(tiers);
@@ -29,59 +31,42 @@ export function tierRouterPort(router: TierRouter): TierRouterPort {
     accepts: (model) =>
       autoIds.has(model.trim().toLowerCase()) || router.forcedTier(model) !== undefined,
     decide(body, cancel) {
-      const request = body as ChatRequestBody as TierRequest;
-      let decision: TierDecision;
+      const request = body as ChatRequestBody as TriageRequest;
+      let local: TierDecision;
       try {
-        decision = router.classify(request);
+        local = triage.classify(request, TIER).tier!;
       } catch (error) {
         throw asHttpError(error);
       }
-      if (!decision.needsLlm) return choiceOf(decision, false);
-      return router.decide(request, cancel.signal).then((checked) => choiceOf(checked, true));
+      if (!local.needsLlm) return choiceOf(local, false);
+      return triage
+        .decide(request, { ...TIER, signal: cancel.signal })
+        .then((checked) => choiceOf(checked.tier!, true));
     },
   };
 }
 
+const TIER = { parts: ['tier'] } as const;
+
+/** The tier decision as the server sees it. */
 function choiceOf(decision: TierDecision, llmChecked: boolean): TierChoice {
-  return new RouterChoice(decision, llmChecked);
-}
-
-/**
- * The tier router's decision as the server sees it. Its `signals` are read from the decision
- * when asked for: the tier router writes them on first access, and a proxied chat request never
- * asks (only `POST /v1/route` shows them), so most requests never pay for them.
- */
-class RouterChoice implements TierChoice {
-  readonly tier: TierChoice['tier'];
-  readonly chain: TierChoice['chain'];
-  readonly forced: boolean;
-  readonly confidence: number;
-  readonly score?: number;
-  readonly source: TierChoice['source'];
-  readonly llmChecked: boolean;
-  readonly llmOverrode: boolean;
-  readonly llmMs: number;
-  readonly #decision: TierDecision;
-
-  constructor(decision: TierDecision, llmChecked: boolean) {
-    this.tier = decision.tier;
-    this.chain = decision.fallbackChain;
-    this.forced = decision.forced;
-    this.confidence = decision.confidence;
-    this.score = decision.score;
-    this.source = decision.source;
-    this.llmChecked = llmChecked;
-    this.llmOverrode = decision.source === 'llm' && decision.tier !== decision.localTier;
-    this.llmMs = decision.llmMs;
-    this.#decision = decision;
-  }
-
-  get signals(): readonly string[] {
-    return this.#decision.signals;
-  }
+  const byLlm = decision.source === 'llm' || decision.source === 'cached';
+  return {
+    tier: decision.tier,
+    chain: decision.fallbackChain,
+    forced: decision.forced,
+    confidence: decision.confidence,
+    ...(decision.score === null ? {} : { score: decision.score }),
+    signals: decision.signals,
+    source: decision.source,
+    fallbackCause: decision.fallbackCause,
+    llmChecked,
+    llmOverrode: byLlm && decision.tier !== decision.localTier,
+    llmMs: decision.llmMs,
+  };
 }
 
 function asHttpError(error: unknown): unknown {
-  if (!(error instanceof TierRequestError)) return error;
+  if (!(error instanceof TierRequestError || error instanceof TriageRequestError)) return error;
   return new HttpError(400, 'invalid_messages', error.message, { param: 'messages' });
 }

@@ -148,6 +148,25 @@ export class LexiconScan {
     return this.lexicon.entries[this.#hits[k]!]!;
   }
 
+  /**
+   * The ids of the entries found, in order of first detection, in the scan's own buffer (valid
+   * for `hitCount` items until the scan is reused; read, do not write): for a caller that walks
+   * every hit on a hot path without a call per hit.
+   */
+  hitIdBuffer(): Int32Array {
+    return this.#hits;
+  }
+
+  /** Where each entry found first occurs, in the scan's own buffer (see {@link hitIdBuffer}). */
+  hitIndexBuffer(): Int32Array {
+    return this.#hitFirst;
+  }
+
+  /** The id (index in the lexicon's `entries`) of the k-th entry found. */
+  hitId(k: number): number {
+    return this.#hits[k]!;
+  }
+
   /** How often the k-th entry found occurs. */
   hitOccurrences(k: number): number {
     return this.#hitOccurrences[k]!;

@@ -1,4 +1,4 @@
-import { TriageError } from '../core/errors.js';
+import { InputError } from '../core/errors.js';
 import type { TierOptions } from './options.js';
 
 /**
@@ -55,7 +55,7 @@ export interface ExtractedPrompt {
 }
 
 /** A request the tier router cannot read. The message names the bad field; never prompt text. */
-export class TierRequestError extends TriageError {
+export class TierRequestError extends InputError {
   constructor(message: string) {
     super('tier_request_invalid', message);
   }

@@ -33,7 +33,13 @@ export {
   TierOptionsSchema,
   tierOptions,
 } from './options.js';
-export { createTierRouter, TierRouter, type TierRouterDependencies } from './router.js';
+export {
+  createTierRouter,
+  type TierLlmSettings,
+  TierRouter,
+  type TierRouterConfig,
+  type TierRouterDependencies,
+} from './router.js';
 export { type RoutingScores, routingScore, routingScores } from './routing-score.js';
 export {
   type ScoreContext,
@@ -42,17 +48,3 @@ export {
   TierScorer,
 } from './scorer.js';
 export { isTier, maxTier, TIERS, type Tier, tierRank } from './tiers.js';
-export {
-  type OutcomeFigures,
-  type TierFigures,
-  type TrainingRow,
-  type TrainOptions,
-  type TrainResult,
-  trainTierWeights,
-} from './train.js';
-export {
-  type LearnedTerm,
-  type TierWeights,
-  TierWeightsSchema,
-  tierWeights,
-} from './weights.js';

@@ -1,35 +1,56 @@
 import { clampConfidence } from '../core/certainty.js';
 import { lruDecisionCache } from '../core/decision-cache.js';
 import {
+  type DecideOptions,
   type DecisionCache,
+  type DecisionSource,
+  FALLBACK_CAUSE_TEXT,
+  type FallbackCause,
   Hybrid,
   type HybridDecision,
   type HybridStats,
   type LocalVerdict,
 } from '../core/hybrid.js';
+import { type LlmSetting, splitLlmSetting } from '../llm/setting.js';
 import type { LlmProvider } from '../llm/types.js';
-import {
-  FALLBACK_REASON,
-  KEPT_REASON,
-  LazyDecision,
-  type TierDecision,
-  VERDICT_REASON,
-} from './decision.js';
+import type { TierDecision } from './decision.js';
 import { type ExtractedPrompt, extractPrompt, requestSize, type TierRequest } from './extract.js';
 import { compileForcedModels } from './forced.js';
 import { tierCacheKey, tierLlmDecider } from './llm.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from './options.js';
 import { type TierScore, TierScorer } from './scorer.js';
+import { AmbiguityLines, ambiguityLine, fixed2 } from './signals.js';
 import { maxTier, TIERS, type Tier, tierRank } from './tiers.js';
 
-/** What the router needs besides its options. */
-export interface TierRouterDependencies {
+/** The settings of the tier router's LLM check (the `llm` section of its options). */
+export type TierLlmSettings = NonNullable<TierOptionsInput['llm']>;
+
+/**
+ * How a tier router is built, in the shape every subsystem shares: its options, `llm` (the cheap
+ * model asked when the scorer is unsure: a provider, or the LLM check's settings with the
+ * provider in `provider`) and `cache` (a decision cache shared with others, e.g. a Redis store).
+ */
+export interface TierRouterConfig extends Omit<TierOptionsInput, 'llm'> {
   /**
-   * The cheap model asked when the scorer is unsure. Without one the LLM check is off, and an
-   * unsure verdict goes to the fallback tier (or stays local: `llm.whenOff`).
+   * The LLM check: a provider (`{ llm: provider }`), or its settings with the provider
+   * (`{ llm: { provider, timeoutMs: 300 } }`). Without a provider the check is off and an unsure
+   * verdict goes to the fallback tier (or stays local: `llm.whenOff`).
    */
+  readonly llm?: LlmSetting<TierLlmSettings>;
+  /** A cache of LLM verdicts; by default an in-memory LRU sized by `llm.cacheSize`. */
+  readonly cache?: DecisionCache<Tier>;
+}
+
+/**
+ * What the router needs besides its options, in the two-argument form.
+ *
+ * @deprecated Pass `llm` and `cache` in the one configuration object:
+ * `createTierRouter({ ...options, llm: provider, cache })`.
+ */
+export interface TierRouterDependencies {
+  /** The cheap model asked when the scorer is unsure. */
   readonly classifier?: LlmProvider;
-  /** A shared cache of LLM verdicts; by default an in-memory LRU sized by `llm.cacheSize`. */
+  /** A shared cache of LLM verdicts. */
   readonly cache?: DecisionCache<Tier>;
 }
 
@@ -39,9 +60,11 @@ export interface TierRouterDependencies {
  *
  * - `classify(request)`: synchronous, never does I/O. Enough for every request when no LLM check
  *   is configured, and for every confident one when it is (`needsLlm` says when it is not).
- * - `decide(request, signal?)`: asynchronous; runs the LLM check when the scorer is unsure.
+ * - `decide(request, { signal, deadlineMs })`: asynchronous; runs the LLM check when the scorer
+ *   is unsure.
  *
- * Prompt text is never logged, stored in a decision or put in an error message.
+ * Decisions are plain data. Prompt text is never logged, stored in a decision or put in an error
+ * message.
  */
 export class TierRouter {
   readonly options: TierOptions;
@@ -60,16 +83,25 @@ export class TierRouter {
     steps: [],
   };
 
-  constructor(options: TierOptionsInput = {}, dependencies: TierRouterDependencies = {}) {
-    this.options = tierOptions(options);
+  /**
+   * Builds a router from one configuration object (see {@link TierRouterConfig}). The second
+   * argument is the deprecated two-argument form (`{ classifier, cache }`).
+   */
+  constructor(config: TierRouterConfig = {}, dependencies: TierRouterDependencies = {}) {
+    const { llm: llmSetting, cache: sharedCache, ...rest } = config;
+    const split = splitLlmSetting<TierLlmSettings>(llmSetting);
+    this.options = tierOptions(
+      split.settings === undefined ? (rest as TierOptionsInput) : { ...rest, llm: split.settings },
+    );
     this.scorer = new TierScorer(this.options);
     this.#forced = compileForcedModels(this.options.forcedModels);
     this.#chains = TIERS.map((tier) => this.options.fallbackChain[tier]);
     const llm = this.options.llm;
-    const classifier = dependencies.classifier;
+    const classifier = dependencies.classifier ?? split.provider;
     this.#llmEnabled = classifier !== undefined;
     const cache =
       dependencies.cache ??
+      sharedCache ??
       (llm.cacheSize > 0
         ? lruDecisionCache<Tier>({ max: llm.cacheSize, ttlMs: llm.cacheTtlMs })
         : undefined);
@@ -82,11 +114,7 @@ export class TierRouter {
       withoutLlm: llm.whenOff,
       fallback: ({ local, cause }) => {
         const tier = this.#fallbackTier(local.value);
-        // Without an LLM (no I/O: the hot path), the reason is written on first access.
-        const reason =
-          cause === 'no_llm'
-            ? FALLBACK_REASON
-            : `fallback to ${tier}: ambiguous local verdict ${local.value} (confidence ${local.confidence.toFixed(2)}), LLM check ${cause}`;
+        const reason = `fallback to ${tier}: ambiguous local verdict ${local.value} (confidence ${fixed2(local.confidence)}), LLM check ${FALLBACK_CAUSE_TEXT[cause]}`;
         return { value: tier, confidence: local.confidence, reason };
       },
       ...(classifier
@@ -129,36 +157,38 @@ export class TierRouter {
     const score = this.#score(request);
     const prompt = this.#prompt;
     // The hybrid counts the decision and says where it comes from; the decision is built here,
-    // its reason written on first access: this is the path of every request without an LLM.
+    // from prepared reasons: this is the path of every request without an LLM.
     const source = this.#hybrid.settleLocally(score.confidence);
     const confidence = clampConfidence(score.confidence);
+    const rank = tierRank(score.tier);
     let tier = score.tier;
-    let outcome: string | undefined;
-    let reason = VERDICT_REASON;
+    let reason: string;
+    let cause: FallbackCause | null = null;
     if (source === 'fallback') {
       tier = this.#fallbackTier(tier);
-      outcome = FALLBACK_OUTCOMES[tierRank(tier)];
-      reason = FALLBACK_REASON;
-    } else if (source === 'local' && score.ambiguous) {
-      outcome = KEPT_OUTCOME;
-      reason = KEPT_REASON;
+      cause = 'no_llm';
+      reason = NO_LLM_REASONS[tierRank(tier)]![rank]!;
+      score.signals.push(FALLBACK_LINES[tierRank(tier)]!.line(confidence));
     } else if (source === undefined) {
-      outcome = 'needs LLM classification';
-      reason = '';
+      reason = PENDING_REASONS[rank]!;
+      score.signals.push(PENDING_LINES.line(confidence));
+    } else if (score.ambiguous) {
+      reason = KEPT_REASONS[rank]!;
+      score.signals.push(KEPT_LINES.line(confidence));
+    } else {
+      reason = verdictReason(score);
     }
-    return new LazyDecision(
+    return this.#build(
       tier,
       source ?? 'local',
       confidence,
       score,
       prompt,
       source === undefined,
+      null,
       0,
-      undefined,
-      this.fallbackChain(tier),
-      outcome,
       reason,
-      undefined,
+      cause,
     );
   }
 
@@ -172,15 +202,22 @@ export class TierRouter {
   }
 
   /**
-   * Decides, running the LLM check under its timeout when the scorer is unsure. Rejects only
-   * when `signal` aborts or the request is malformed; a failing LLM gives the fallback tier.
+   * Decides, running the LLM check under its timeout (and the caller's `deadlineMs`) when the
+   * scorer is unsure. Rejects only when `signal` aborts or the request is malformed; a failing
+   * LLM gives the fallback tier.
    */
-  async decide(request: TierRequest | string, signal?: AbortSignal): Promise<TierDecision> {
+  decide(request: TierRequest | string, options?: DecideOptions): Promise<TierDecision>;
+  /** @deprecated Pass the signal in the options: `decide(request, { signal })`. */
+  decide(request: TierRequest | string, signal: AbortSignal): Promise<TierDecision>;
+  async decide(
+    request: TierRequest | string,
+    options?: DecideOptions | AbortSignal,
+  ): Promise<TierDecision> {
     const forced = this.#forcedDecision(request);
     if (forced) return forced;
     const score = this.#score(request);
     const prompt = this.#prompt;
-    const decided = await this.#hybrid.decideFrom(prompt, toVerdict(score), signal);
+    const decided = await this.#hybrid.decideFrom(prompt, toVerdict(score), options);
     return this.#decision(decided, score, prompt);
   }
 
@@ -210,22 +247,28 @@ export class TierRouter {
     const model = request?.model;
     const tier = this.#forced(model);
     if (tier === undefined) return undefined;
-    // The reason (`model id … forces …`) is written on first access.
-    const decided = this.#hybrid.forced(tier, '');
-    return new LazyDecision(
+    const decided = this.#hybrid.forced(tier, `model id ${model} forces ${tier}`);
+    return {
       tier,
-      decided.source,
-      decided.confidence,
-      undefined,
-      undefined,
-      false,
-      0,
-      undefined,
-      this.fallbackChain(tier),
-      undefined,
-      '',
-      model,
-    );
+      source: decided.source,
+      forced: true,
+      confidence: decided.confidence,
+      score: null,
+      localTier: null,
+      localConfidence: null,
+      llmConfidence: null,
+      needsLlm: false,
+      signals: [`forced (model ${model})`],
+      reason: decided.reason,
+      fallbackCause: null,
+      override: null,
+      tokens: 0,
+      images: 0,
+      extraction: NONE,
+      llmMs: 0,
+      cached: false,
+      fallbackChain: this.fallbackChain(tier),
+    };
   }
 
   #decision(
@@ -233,38 +276,100 @@ export class TierRouter {
     score: TierScore,
     prompt: ExtractedPrompt,
   ): TierDecision {
-    let outcome: string | undefined;
-    if (decided.source === 'llm') {
+    const confidence = clampConfidence(score.confidence);
+    let reason = decided.reason;
+    if (decided.source === 'llm' || decided.source === 'cached') {
       const how = decided.cached ? ' (cached)' : ` in ${Math.round(decided.llmMs)} ms`;
-      outcome = `LLM ${decided.value}${how}`;
+      score.signals.push(ambiguityLine(confidence, `LLM ${decided.value}${how}`));
     } else if (decided.source === 'fallback') {
-      outcome = FALLBACK_OUTCOMES[tierRank(decided.value)];
+      score.signals.push(FALLBACK_LINES[tierRank(decided.value)]!.line(confidence));
+      if (decided.fallbackCause === 'no_llm') {
+        reason = NO_LLM_REASONS[tierRank(decided.value)]![tierRank(score.tier)]!;
+      }
     } else if (score.ambiguous) {
-      outcome = KEPT_OUTCOME;
+      score.signals.push(KEPT_LINES.line(confidence));
+      reason = KEPT_REASONS[tierRank(score.tier)]!;
+    } else {
+      reason = verdictReason(score);
     }
-    return new LazyDecision(
+    return this.#build(
       decided.value,
       decided.source,
       decided.confidence,
       score,
       prompt,
       false,
+      decided.llmConfidence,
       decided.llmMs,
-      decided.cached ? true : undefined,
-      this.fallbackChain(decided.value),
-      outcome,
-      decided.reason,
-      undefined,
+      reason,
+      decided.fallbackCause,
     );
+  }
+
+  /**
+   * A decision on a score, as one object literal of a fixed shape (absent values `null`): the
+   * hidden class V8 gives every tier decision, built in tens of nanoseconds.
+   */
+  #build(
+    tier: Tier,
+    source: DecisionSource,
+    confidence: number,
+    score: TierScore,
+    prompt: ExtractedPrompt,
+    needsLlm: boolean,
+    llmConfidence: number | null,
+    llmMs: number,
+    reason: string,
+    fallbackCause: FallbackCause | null,
+  ): TierDecision {
+    return {
+      tier,
+      source,
+      forced: false,
+      confidence,
+      score: score.score ?? null,
+      localTier: score.tier,
+      localConfidence: clampConfidence(score.confidence),
+      llmConfidence,
+      needsLlm,
+      signals: score.signals,
+      reason,
+      fallbackCause,
+      override: score.override ?? null,
+      tokens: score.tokens,
+      images: prompt.images,
+      extraction: prompt.steps,
+      llmMs,
+      cached: source === 'cached',
+      fallbackChain: this.fallbackChain(tier),
+    };
   }
 }
 
-/** Builds a tier router (see {@link TierRouter}). */
+/**
+ * Builds a tier router from one configuration object: its options, `llm` and `cache` (see
+ * {@link TierRouterConfig}).
+ *
+ * ```ts
+ * const router = createTierRouter({ llm: provider });
+ * router.classify(request);                         // synchronous, local
+ * await router.decide(request, { signal, deadlineMs: 300 }); // the LLM when unsure
+ * ```
+ */
+export function createTierRouter(config?: TierRouterConfig): TierRouter;
+/**
+ * @deprecated The two-argument form: pass `llm` and `cache` in the configuration object,
+ * `createTierRouter({ ...options, llm: classifier, cache })`.
+ */
 export function createTierRouter(
-  options?: TierOptionsInput,
+  options: TierOptionsInput | undefined,
+  dependencies: TierRouterDependencies,
+): TierRouter;
+export function createTierRouter(
+  config?: TierRouterConfig,
   dependencies?: TierRouterDependencies,
 ): TierRouter {
-  return new TierRouter(options, dependencies);
+  return new TierRouter(config, dependencies);
 }
 
 // Module-local copies of imported functions used on every call (see scorer.ts).
@@ -273,10 +378,37 @@ const sizeOf: typeof requestSize = requestSize;
 
 /**
  * How an ambiguous verdict ended, the end of its last signal (`ambiguous (conf=0.62) → …`): the
- * fallback's tier, by rank (written once: it is on the hot path), or the verdict kept.
+ * fallback's tier, by rank, the verdict kept, or the LLM check still to come.
  */
-const FALLBACK_OUTCOMES = TIERS.map((tier) => `fallback ${tier}`);
-const KEPT_OUTCOME = 'kept (LLM check off)';
+const FALLBACK_LINES = TIERS.map((tier) => new AmbiguityLines(`fallback ${tier}`));
+const KEPT_LINES = new AmbiguityLines('kept (LLM check off)');
+const PENDING_LINES = new AmbiguityLines('needs LLM classification');
+
+/*
+ * The reasons of the local paths, written once by tier (and fallback tier): a decision's reason
+ * is plain text written with the decision, and formatting numbers into it on every request would
+ * cost more than scoring a short prompt. The numbers are in the decision's own fields.
+ */
+/** By fallback rank, then local rank. */
+const NO_LLM_REASONS = TIERS.map((to) =>
+  TIERS.map(
+    (from) => `fallback to ${to}: ambiguous local verdict ${from}, no LLM check configured`,
+  ),
+);
+const PENDING_REASONS = TIERS.map((tier) => `ambiguous local verdict ${tier}; LLM check pending`);
+const KEPT_REASONS = TIERS.map(
+  (tier) => `ambiguous local verdict ${tier} kept (no LLM check configured)`,
+);
+const SCORED_REASONS = TIERS.map((tier) => `scored → ${tier}`);
+
+/** The reason of a confident local verdict. */
+function verdictReason(score: TierScore): string {
+  const tier = SCORED_REASONS[tierRank(score.tier)]!;
+  return score.override ? `${tier} (override: ${score.override})` : tier;
+}
+
+/** The empty list of a decision without extraction steps: no allocation per call. */
+const NONE: readonly never[] = Object.freeze([]);
 
 /** Extraction options that do no text search (validation of the request only). */
 const NO_EXTRACTION: TierOptions['extraction'] = {
@@ -288,7 +420,7 @@ const NO_EXTRACTION: TierOptions['extraction'] = {
   personaOpeners: [],
 };
 
-/** The scorer's verdict for the hybrid; its reason is written on first access (decision.ts). */
+/** The scorer's verdict for the hybrid. */
 function toVerdict(score: TierScore): LocalVerdict<Tier> {
-  return { value: score.tier, confidence: score.confidence, reason: VERDICT_REASON };
+  return { value: score.tier, confidence: score.confidence, reason: verdictReason(score) };
 }

@@ -18,7 +18,7 @@ export function routingScore(
       : Number.NEGATIVE_INFINITY;
   }
   const override = decision.override;
-  if (override !== undefined && override !== 'vision') return Number.POSITIVE_INFINITY;
+  if (override != null && override !== 'vision') return Number.POSITIVE_INFINITY;
   return decision.score ?? Number.POSITIVE_INFINITY;
 }
 

@@ -1,14 +1,17 @@
 import { estimateTextTokens, estimateTokens, type LexiconScan } from '../text/index.js';
-import {
-  DIMENSIONS,
-  type Dimension,
-  KEYWORD_DIMENSIONS,
-  type KeywordDimension,
-} from './keywords/index.js';
+import { DIMENSIONS, type Dimension } from './keywords/index.js';
 import { buildTierLexicon, type TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
 import { ScoreParams } from './score-params.js';
-import { LazyScore, plural, type SignalSource } from './signals.js';
+import {
+  plural,
+  SIGNAL_LIFTED,
+  SIGNAL_MULTI_STEP,
+  SIGNAL_QUESTIONS,
+  SIGNAL_RECOGNIZED,
+  SIGNAL_SIMPLE,
+  SignalWriter,
+} from './signals.js';
 import { type Tier, tierRank } from './tiers.js';
 
 /**
@@ -34,8 +37,8 @@ export interface TierScore {
   readonly override?: TierOverride;
   /** Estimated tokens of the scored text. */
   readonly tokens: number;
-  /** Human-readable reasons, e.g. `code (function, class)`. */
-  readonly signals: readonly string[];
+  /** Human-readable reasons, e.g. `code (function, class)` (a new array per score). */
+  readonly signals: string[];
 }
 
 /** What the scorer needs besides the text. */
@@ -69,20 +72,13 @@ export class TierScorer {
   readonly #scan: LexiconScan;
   readonly #params: ScoreParams;
   readonly #dimensionScores = new Float64Array(DIMENSION_COUNT);
-  readonly #signalSource: SignalSource;
+  readonly #signals: SignalWriter;
 
   constructor(options: TierOptions, lexicon: TierLexicon = buildTierLexicon(options)) {
     this.options = options;
     this.#lexicon = lexicon;
     this.#scan = lexicon.lexicon.scan('');
-    this.#signalSource = {
-      options,
-      lexicon: lexicon.lexicon,
-      dimensions: KEYWORD_DIMENSIONS.map((name: KeywordDimension) => ({
-        name,
-        category: lexicon.index[name],
-      })),
-    };
+    this.#signals = new SignalWriter(options, lexicon.lexicon, lexicon.index);
     this.#params = new ScoreParams(options, lexicon);
   }
 
@@ -93,10 +89,7 @@ export class TierScorer {
     ) as Record<Dimension, number>;
   }
 
-  /**
-   * Scores `text`, the user's own words (see `extractPrompt`). The result's `signals` are written
-   * on first access.
-   */
+  /** Scores `text`, the user's own words (see `extractPrompt`). */
   score(text: string, context?: ScoreContext): TierScore {
     const p = this.#params;
     const images = context === undefined ? 0 : (context.images ?? 0);
@@ -112,6 +105,8 @@ export class TierScorer {
 
     const scan = this.#lexicon.lexicon.scan(text, this.#scan, 0, length);
     const stats = scan.stats;
+    const hits = this.#signals;
+    hits.collect(scan);
     const tokens = estimate(stats);
     const s = this.#dimensionScores;
     const weights = p.weights;
@@ -143,7 +138,7 @@ export class TierScorer {
       } else if (d === SIMPLE) {
         if (arithmetic) weight += 1;
         weight *= fade(tokens, p.simpleFullBelow, p.simpleNoneAbove);
-        if (weight > 0 && this.#asksForAction(scan)) weight *= p.simpleWithAction;
+        if (weight > 0 && hits.asksForAction) weight *= p.simpleWithAction;
       }
       const value = clamp(units[d]! * weight);
       s[d] = value;
@@ -154,7 +149,7 @@ export class TierScorer {
     s[MULTI_STEP] =
       scan.weight(p.multiStepCategory) >= p.multiStepMinWeight ||
       stats.numberedLines >= p.multiStepMinNumberedLines ||
-      this.#actions(scan) >= p.multiStepMinActions
+      hits.actions >= p.multiStepMinActions
         ? 1
         : 0;
     sum += weights[QUESTIONS]! * s[QUESTIONS]! + weights[MULTI_STEP]! * s[MULTI_STEP]!;
@@ -168,7 +163,8 @@ export class TierScorer {
         p.learnedQuestionMarks * Math.min(stats.questionMarks, 3);
       sum += learned;
     }
-    const score = Math.round(sum * 1e6) / 1e6;
+    // + 0: a sum just below zero rounds to -0, which JSON writes as 0 (decisions are plain data).
+    const score = Math.round(sum * 1e6) / 1e6 + 0;
     // Recognised: some dimension besides length spoke (a lone "first" or a faded "what is" is
     // not enough to know anything about a prompt).
     if (s[QUESTIONS] !== 0 || s[MULTI_STEP] !== 0) recognized = true;
@@ -236,65 +232,28 @@ export class TierScorer {
     }
     // A split is calibrated on outcomes: its threshold decides, never the LLM check.
     const ambiguous = !split && confidence < p.llmBelow;
-    const facts = {
-      length: s[0],
-      hits: scan.hitIds(),
-      simple: s[SIMPLE] !== 0,
-      multiStep: s[MULTI_STEP] === 1,
-      questions: s[QUESTIONS] === 1,
-      numberedLines: stats.numberedLines,
-      numbers: stats.numbers,
-      questionMarks: stats.questionMarks,
+    const flags =
+      (s[SIMPLE] !== 0 ? SIGNAL_SIMPLE : 0) |
+      (s[MULTI_STEP] === 1 ? SIGNAL_MULTI_STEP : 0) |
+      (s[QUESTIONS] === 1 ? SIGNAL_QUESTIONS : 0) |
+      (recognized ? SIGNAL_RECOGNIZED : 0) |
+      (liftedToMedium ? SIGNAL_LIFTED : 0);
+    const signals = this.#signals.write(
+      scan,
+      tokens,
+      s[0],
+      flags,
+      override,
       overrideCount,
       overrideWhy,
       images,
       raisedTo,
-      liftedToMedium,
-      learned: p.learnedEnabled ? learned : undefined,
-      splitAt: split ? p.splitThreshold : undefined,
-    };
-    return new LazyScore(
-      this.#signalSource,
-      facts,
-      tier,
+      p.learnedEnabled ? learned : undefined,
+      split && override === undefined ? p.splitThreshold : undefined,
       score,
-      confidence,
-      ambiguous,
-      recognized,
-      override,
-      tokens,
+      tier,
     );
-  }
-
-  /** Whether a non-weak imperative keyword was found. */
-  #asksForAction(scan: LexiconScan): boolean {
-    const imperative = this.#params.imperativeCategory;
-    for (let k = 0; k < scan.hitCount; k++) {
-      const entry = scan.hitEntry(k);
-      if (entry.categoryIndex === imperative && entry.weight >= 1) return true;
-    }
-    return false;
-  }
-
-  /** Distinct places where a non-weak imperative or agentic keyword was found. */
-  #actions(scan: LexiconScan): number {
-    const imperative = this.#params.imperativeCategory;
-    const agentic = this.#params.agenticCategory;
-    let count = 0;
-    let previous = -1;
-    for (let k = 0; k < scan.hitCount; k++) {
-      const entry = scan.hitEntry(k);
-      if (entry.weight < 1) continue;
-      if (entry.categoryIndex !== imperative && entry.categoryIndex !== agentic) {
-        continue;
-      }
-      // Hits come in text order per first occurrence; the same word in both categories is found
-      // at the same place, one after the other.
-      const at = scan.hitIndex(k);
-      if (at !== previous) count++;
-      previous = at;
-    }
-    return count;
+    return { tier, score, confidence, ambiguous, recognized, override, tokens, signals };
   }
 
   /**
@@ -311,13 +270,12 @@ export class TierScorer {
 
   #hugeWithoutScan(atLeast: number, images: number): TierScore {
     const p = this.#params;
-    const tier = p.splitEnabled ? p.splitStrong : 'COMPLEX';
-    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → ${tier}`];
+    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → COMPLEX`];
     if (images > 0) signals.push(`vision (${plural(images, 'image')})`);
     return {
-      tier,
+      tier: 'COMPLEX',
       confidence: p.hugeConfidence,
-      ambiguous: !p.splitEnabled && p.hugeConfidence < p.llmBelow,
+      ambiguous: p.hugeConfidence < p.llmBelow,
       recognized: true,
       override: 'huge-context',
       tokens: atLeast,

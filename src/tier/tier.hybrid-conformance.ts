@@ -1,9 +1,9 @@
-import { type HybridCase, verdictOf } from '../../test/hybrid-http.js';
+import type { HybridCase } from '../../test/hybrid-http.js';
 import { createTierRouter } from './router.js';
 
 // The tier router's LLM check over HTTP (test/hybrid-http.ts): a one-word answer, MEDIUM when
 // the check fails. The input is one the local scorer is unsure of (a change to the scorer may
-// call for another: the first scenario then fails with source "other").
+// call for another: the first scenario then fails with source "local").
 const UNSURE = 'What are the differences between TCP and UDP?';
 
 export const hybridConformance: HybridCase[] = [
@@ -16,7 +16,7 @@ export const hybridConformance: HybridCase[] = [
       );
       const decide = async (text: string) => {
         const decision = await router.decide(text);
-        return verdictOf(decision, decision.tier);
+        return { ...decision, value: decision.tier };
       };
       return {
         decide: () => decide(UNSURE),
@@ -29,6 +29,5 @@ export const hybridConformance: HybridCase[] = [
     answer: { reply: 'COMPLEX', value: 'COMPLEX' },
     outsideSchema: 'BANANA',
     fallback: 'MEDIUM',
-    reasons: { timeout: /, LLM check timeout$/, error: /, LLM check error$/ },
   },
 ];

@@ -1,9 +1,4 @@
-import {
-  ConfigError,
-  DecisionTimeoutError,
-  describeError,
-  TriageError,
-} from '../../core/errors.js';
+import { ConfigError, describeError, isTimeoutError, TriageError } from '../../core/errors.js';
 import { LlmError } from '../../llm/errors.js';
 import { CapabilitySelectionError } from '../errors.js';
 
@@ -90,7 +85,7 @@ export function classifyStepError(error: unknown, step: string): ErrorClassifica
 }
 
 function isTransient(error: unknown): boolean {
-  if (error instanceof DecisionTimeoutError) return true;
+  if (isTimeoutError(error)) return true;
   if (error instanceof LlmError || error instanceof CapabilitySelectionError)
     return error.retriable;
   const code = (error as { code?: unknown } | null)?.code;

@@ -77,7 +77,7 @@ describe('triage capabilities', () => {
       directive: 'off',
       llm: false,
     });
-    expect(result.decisions[1]).toMatchObject({ source: 'bypass' });
+    expect(result.decisions[1]).toMatchObject({ decidedBy: 'bypass', source: 'forced' });
     expect(out).not.toContain('secret plan');
   });
 

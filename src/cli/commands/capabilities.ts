@@ -93,5 +93,5 @@ export function formatSelection(selection: CapabilitySelection, note?: string): 
 
 function formatDecision(decision: CapabilityDecision, width: number): string {
   const mark = decision.selected ? 'yes' : 'no ';
-  return `  ${mark}  ${decision.name.padEnd(width)}  ${decision.source.padEnd(13)}  ${decision.confidence.toFixed(2)}  ${decision.reason}`;
+  return `  ${mark}  ${decision.name.padEnd(width)}  ${decision.decidedBy.padEnd(13)}  ${decision.confidence.toFixed(2)}  ${decision.reason}`;
 }

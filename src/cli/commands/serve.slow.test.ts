@@ -4,25 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exited, spawnCli } from '../../../test/built-cli.js';
+import { exited, listening, spawnCli } from '../../../test/built-cli.js';
 import { startFakeLlm } from '../../testing/index.js';
 
 /** Runs `triage serve …` (the built CLI) in a fresh directory, as a user would. */
 function serve(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawnCli(['serve', ...args], { env });
-}
-
-/** Resolves with the base URL once the server says it listens. */
-function listening(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (chunk: Buffer | string) => {
-      err += String(chunk);
-      const url = /triage listening on (http:\/\/\S+)/.exec(err)?.[1];
-      if (url) resolve(url);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
-  });
 }
 
 describe('triage serve', () => {

@@ -161,8 +161,8 @@ export function formatDecision(decision: TierDecision): string {
   const lines = [
     `tier        ${decision.tier}`,
     `confidence  ${decision.confidence.toFixed(2)}`,
-    `score       ${decision.score === undefined ? '-' : decision.score.toFixed(3)}`,
-    `source      ${decision.source}${decision.llmMs > 0 ? ` (${Math.round(decision.llmMs)} ms)` : ''}`,
+    `score       ${decision.score === null ? '-' : decision.score.toFixed(3)}`,
+    `source      ${decision.source}${decision.fallbackCause ? ` (${decision.fallbackCause})` : ''}${decision.llmMs > 0 ? ` (${Math.round(decision.llmMs)} ms)` : ''}`,
     `signals     ${decision.signals.join('\n            ') || '-'}`,
     `fallback    ${decision.fallbackChain.join(' → ')}`,
   ];

@@ -295,7 +295,7 @@ describe('LlmGuidanceClassifier over real HTTP (fake LLM server)', () => {
       reasons.push(answer.reason);
     }
     expect(reasons[0]).toMatch(/LLM error: .*HTTP 503/);
-    expect(reasons[1]).toMatch(/LLM error/);
+    expect(reasons[1]).toMatch(/LLM invalid answer/);
     expect(reasons[2]).toMatch(/reply contains no JSON object/);
     expect(reasons[3]).toMatch(/\/relevant must be boolean/);
     expect(classifier.stats).toMatchObject({ llmCalls: 4, llmErrors: 4, fallbacks: 4 });

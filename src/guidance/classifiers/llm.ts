@@ -3,6 +3,7 @@ import type { AsyncClassifier, Classifier } from '../../core/classifier.js';
 import { ConfigError, describeError } from '../../core/errors.js';
 import {
   type DecisionCache,
+  FALLBACK_CAUSE_TEXT,
   type FallbackContext,
   Hybrid,
   type HybridStats,
@@ -88,7 +89,7 @@ const UNDECIDED: LocalVerdict<LlmGuidanceValue> = Object.freeze({
 // The gate runs before the hybrid is consulted; once consulted, the local side is unsure.
 const undecided = (): LocalVerdict<LlmGuidanceValue> => UNDECIDED;
 const failOpen = ({ cause, error }: FallbackContext<GuidanceContext, LlmGuidanceValue>) => {
-  const reason = `no guidance (fail open): LLM ${cause}${error ? `: ${error}` : ''}`;
+  const reason = `no guidance (fail open): LLM ${FALLBACK_CAUSE_TEXT[cause]}${error ? `: ${error}` : ''}`;
   return { value: { relevant: false, reason }, confidence: 0, reason };
 };
 const sameRelevance = (a: LlmGuidanceValue, b: LlmGuidanceValue) => a.relevant === b.relevant;
@@ -163,7 +164,7 @@ export class LlmGuidanceClassifier implements AsyncClassifier<GuidanceContext> {
       gateReason = local.reason;
     }
     try {
-      const decision = await this.#hybrid.decide(context, signal);
+      const decision = await this.#hybrid.decide(context, signal === undefined ? {} : { signal });
       const metadata = {
         source: decision.source,
         llmMs: decision.llmMs,
@@ -171,7 +172,8 @@ export class LlmGuidanceClassifier implements AsyncClassifier<GuidanceContext> {
         ...(gateReason ? { gate: gateReason } : {}),
       };
       const { relevant, reason } = decision.value;
-      if (decision.source !== 'llm') return ClassificationResult.no({ reason, metadata });
+      const byLlm = decision.source === 'llm' || decision.source === 'cached';
+      if (!byLlm) return ClassificationResult.no({ reason, metadata });
       return relevant
         ? ClassificationResult.yes(decision.confidence, { reason: `LLM: ${reason}`, metadata })
         : ClassificationResult.no({ reason: `LLM: ${reason}`, metadata });
