@@ -5,7 +5,7 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
  * reporter's summary (which only counts them). Tests skip with a reason by calling
  * `context.skip(reason)` (test/data.ts does it for missing data files); test/skips.test.ts keeps
  * reasonless `it.skip`/`skipIf` out of the code, so other skipped tests were left out by a filter
- * (`-t`, `.only`) and are only counted.
+ * (`-t`, `.only`) or by a hook that failed (reported as a failure already), and are only counted.
  */
 export default class SkipReporter implements Reporter {
   #vitest: Vitest | undefined;
@@ -34,6 +34,11 @@ export default class SkipReporter implements Reporter {
     if (explained.length > 0) {
       logger.log(`\nSkipped, and why (${explained.length}):\n${explained.join('\n')}`);
     }
-    if (filtered > 0) logger.log(`\n${filtered} tests left out by a filter (-t, .only).`);
+    if (filtered > 0) {
+      const tests = filtered === 1 ? '1 test' : `${filtered} tests`;
+      logger.log(
+        `\n${tests} not run, with no reason given: left out by -t or .only, or by a failed hook.`,
+      );
+    }
   }
 }

@@ -22,7 +22,7 @@ describe(`${BURST} concurrent requests`, () => {
       backlog: BURST,
       // Timeouts are not under test here: the upstream answers only once the burst is complete.
       config: (baseUrl) => ({
-        providers: { fake: { baseUrl, timeoutMs: 600_000 } },
+        providers: { fake: { baseUrl, timeoutMs: 120_000 } },
         tiers: {
           SIMPLE: ['fake/small'],
           MEDIUM: ['fake/mid-a'],
