@@ -43,6 +43,8 @@ export default defineConfig({
           include: SLOW,
           globalSetup: ['test/build-dist.ts'],
           testTimeout: 60_000,
+          // One file at a time: the load and latency tests must not compete with each other.
+          maxWorkers: 1,
         },
       },
     ],
