@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ConfiguredProvider, createProvider } from '../llm/config.js';
+import { whenAbandonedClosed } from '../llm/fake.test-helpers.js';
 import type { FakeLlmServer, FakeReply, FakeRequest } from '../testing/index.js';
 import { startFakeLlm } from '../testing/index.js';
 import { runClassifierStep } from './agent/classifier-step.js';
@@ -81,13 +82,24 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)('selection over %s HTT
 
 describe('selection over HTTP', () => {
   it('keeps at most `concurrency` requests in flight at the server', async () => {
+    // The server holds every answer until three requests are in flight (or all that are left),
+    // so the limit is reached on any machine, and a fourth request would show at once.
     let active = 0;
     let most = 0;
+    let answered = 0;
+    const held: (() => void)[] = [];
+    const releaseWhenFull = () => {
+      if (active >= 3 || active === 12 - answered) for (const release of held.splice(0)) release();
+    };
     fake.reply(async (request) => {
       active++;
       most = Math.max(most, active);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise<void>((resolve) => {
+        held.push(resolve);
+        releaseWhenFull();
+      });
       active--;
+      answered++;
       return answering(['cap_4'])(request);
     });
     const many: CapabilityInput[] = Array.from({ length: 12 }, (_, i) => ({
@@ -106,7 +118,7 @@ describe('selection over HTTP', () => {
     expect(most).toBe(3);
   });
 
-  it('reports an HTTP error, an unusable reply and a hung server as failed, and keeps the rest', async () => {
+  it('reports an HTTP error and an unusable reply as failed, and keeps the rest', async () => {
     fake.reply((request) => {
       switch (capabilityOf(request)) {
         case 'current_weather':
@@ -114,9 +126,25 @@ describe('selection over HTTP', () => {
         case 'send_email':
           return { text: 'probably yes' };
         default:
-          return { hang: true };
+          return answering(['calendar'])(request);
       }
     });
+    const selector = new CapabilitySelector({
+      registry: registry(),
+      provider: provider(),
+      prematcher: false,
+    });
+    const selection = await selector.select('Tell me about my week');
+    expect(selection.selected).toEqual(['respond', 'calendar']);
+    const failure = (name: string) => selection.failures.find((f) => f.name === name);
+    expect(failure('current_weather')).toMatchObject({ cause: 'error', retriable: true });
+    expect(failure('current_weather')!.error).toMatch(/503/);
+    expect(failure('send_email')).toMatchObject({ cause: 'error', retriable: false });
+    expect(failure('calendar')).toBeUndefined();
+  });
+
+  it('reports a server that never answers as a retriable timeout, and closes the connection', async () => {
+    fake.reply({ hang: true });
     const selector = new CapabilitySelector({
       registry: registry(),
       provider: provider(),
@@ -125,12 +153,12 @@ describe('selection over HTTP', () => {
     });
     const selection = await selector.select('Tell me about my week');
     expect(selection.selected).toEqual(['respond']);
-    const failure = (name: string) => selection.failures.find((f) => f.name === name);
-    expect(failure('current_weather')).toMatchObject({ cause: 'error', retriable: true });
-    expect(failure('current_weather')!.error).toMatch(/503/);
-    expect(failure('send_email')).toMatchObject({ cause: 'error', retriable: false });
-    expect(failure('calendar')).toMatchObject({ cause: 'timeout', retriable: true });
-    await fake.whenAborted(1);
+    expect(selection.failures.map((f) => [f.name, f.cause, f.retriable])).toEqual([
+      ['current_weather', 'timeout', true],
+      ['send_email', 'timeout', true],
+      ['calendar', 'timeout', true],
+    ]);
+    await whenAbandonedClosed(fake);
   });
 
   it('decides the clear cases locally and sends only the uncertain ones over the wire', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { riskLevelStage } from '../pipeline/index.js';
+import { riskLevelStage } from '../pipeline/risk-stage.js';
 import { InjectionDetector } from './detector.js';
 import { injectionRiskDetector } from './risk-detector.js';
 

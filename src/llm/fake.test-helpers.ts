@@ -9,7 +9,10 @@ export type Kind = (typeof KINDS)[number];
 /** The key tests use; no test may find it in an error. */
 export const TEST_KEY = 'sk-test-Zq8v1uNq3Yy7Secret';
 
-/** A provider of `kind` pointed at the fake server, with a key and fast retries. */
+/**
+ * A provider of `kind` pointed at the fake server, with a key and fast retries. Its deadline is far
+ * beyond any answer of the fake server on a busy machine; tests about deadlines set their own.
+ */
 export function fakeProvider(
   kind: Kind,
   fake: FakeLlmServer,
@@ -22,7 +25,7 @@ export function fakeProvider(
       baseUrl: kind === 'openai' ? fake.openAiBaseUrl : fake.url,
       model: 'fake-model',
       apiKeyEnv: 'TEST_LLM_KEY',
-      timeoutMs: 2000,
+      timeoutMs: 10_000,
       retryBaseMs: 5,
       retryMaxMs: 20,
       ...extra,
@@ -65,4 +68,16 @@ export function useFakeLlm(): FakeLlmFixture {
     },
   };
   return fixture;
+}
+
+/**
+ * Resolves once every chat request the fake server received has been closed by its client: what
+ * an abandoned call must do. On a loaded machine a short deadline can pass before the request is
+ * even sent; then there is nothing to close, and this resolves at once.
+ */
+export function whenAbandonedClosed(fake: FakeLlmServer, timeoutMs = 15_000): Promise<void> {
+  return fake.waitFor(
+    () => fake.chatRequests.every((request) => request.outcome === 'client-aborted'),
+    timeoutMs,
+  );
 }

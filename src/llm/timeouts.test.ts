@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { settled, settlesWithin, until } from '../../test/timing.js';
 import { createProvider } from './config.js';
 import { LlmHttpError, LlmNetworkError, LlmTimeoutError } from './errors.js';
-import { fakeProvider, KINDS, useFakeLlm } from './fake.test-helpers.js';
+import { fakeProvider, KINDS, useFakeLlm, whenAbandonedClosed } from './fake.test-helpers.js';
 
 const llm = useFakeLlm();
 
@@ -20,10 +21,14 @@ async function timed(call: () => Promise<unknown>): Promise<{ error: unknown; ms
 }
 
 /**
- * Tests with an upper time bound are retried: a loaded CI core can delay a timer by tens of
- * milliseconds once in a while, while a real regression fails every attempt.
+ * Upper time bounds are checked with `settlesWithin` (test/timing.ts), started once the request
+ * has reached the fake server or the call has ended (either way its deadline is armed by then):
+ * it holds however busy the machine is, while a missing or longer deadline still fails it.
  */
-const TIMING = { retry: 2 } as const;
+const armed = (call: Promise<unknown>) => {
+  const done = settled(call);
+  return until(() => done() || llm.fake.chatRequests.length > 0);
+};
 
 describe.each(KINDS)('%s: strict timeouts', (kind) => {
   const timeoutMs = 150;
@@ -35,26 +40,24 @@ describe.each(KINDS)('%s: strict timeouts', (kind) => {
     ['trickles the body', { text: 'slow', chunkBytes: 1, intervalMs: 40 }],
   ] as const;
 
-  it.each(cases)(
-    'cuts off a server that %s within timeout + 50 ms',
-    TIMING,
-    async (_what, behaviour) => {
-      llm.fake.reply(behaviour);
-      const provider = fakeProvider(kind, llm.fake, { timeoutMs, maxRetries: 3 });
-      try {
-        const { error, ms } = await timed(() => provider.complete(ask));
-        expect(error).toBeInstanceOf(LlmTimeoutError);
-        expect(error).toMatchObject({ code: 'llm_timeout', timeoutMs, provider: `fake-${kind}` });
-        expect(ms).toBeGreaterThanOrEqual(timeoutMs - 1);
-        expect(ms).toBeLessThan(timeoutMs + 50);
-        // The abandoned request is really cancelled: the server sees the connection close.
-        await llm.fake.whenAborted(1);
-        expect(provider.stats).toMatchObject({ timeouts: 1, attempts: 1 });
-      } finally {
-        await provider.close();
-      }
-    },
-  );
+  it.each(cases)('cuts off a server that %s within timeout + 50 ms', async (_what, behaviour) => {
+    llm.fake.reply(behaviour);
+    const provider = fakeProvider(kind, llm.fake, { timeoutMs, maxRetries: 3 });
+    try {
+      const call = timed(() => provider.complete(ask));
+      await armed(call);
+      expect(await settlesWithin(call, timeoutMs + 50)).toBe(true);
+      const { error, ms } = await call;
+      expect(error).toBeInstanceOf(LlmTimeoutError);
+      expect(error).toMatchObject({ code: 'llm_timeout', timeoutMs, provider: `fake-${kind}` });
+      expect(ms).toBeGreaterThanOrEqual(timeoutMs - 1);
+      // The abandoned request is really cancelled: the server sees the connection close.
+      await whenAbandonedClosed(llm.fake);
+      expect(provider.stats).toMatchObject({ timeouts: 1, attempts: 1 });
+    } finally {
+      await provider.close();
+    }
+  });
 });
 
 describe('retries', () => {
@@ -100,13 +103,14 @@ describe('retries', () => {
     await provider.close();
   });
 
-  it('fails at once with the 429 when Retry-After runs past the deadline', TIMING, async () => {
-    llm.fake.script({ status: 429, retryAfter: 30, error: 'rate limited' }, 'never asked');
-    const provider = fakeProvider('openai', llm.fake, { maxRetries: 3, timeoutMs: 1000 });
-    const { error, ms } = await timed(() => provider.complete(ask));
+  it('fails at once with the 429 when Retry-After runs past the deadline', async () => {
+    // The deadline (60 s) is longer than the test's own limit (20 s): a call that waited for
+    // Retry-After, or for its deadline, would fail the test by timing out.
+    llm.fake.script({ status: 429, retryAfter: 120, error: 'rate limited' }, 'never asked');
+    const provider = fakeProvider('openai', llm.fake, { maxRetries: 3, timeoutMs: 60_000 });
+    const error = await provider.complete(ask).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmHttpError);
-    expect(error).toMatchObject({ status: 429, retryAfterMs: 30_000 });
-    expect(ms).toBeLessThan(500);
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 120_000 });
     expect(llm.fake.chatRequests).toHaveLength(1);
     await provider.close();
   });
@@ -124,15 +128,25 @@ describe('retries', () => {
     await Promise.all([provider.close(), failing.close()]);
   });
 
-  it('keeps every retry inside the one deadline', TIMING, async () => {
-    llm.fake.reply({ status: 500, delayMs: 40 });
-    const provider = fakeProvider('openai', llm.fake, { maxRetries: 10, timeoutMs: 200 });
-    const { error, ms } = await timed(() => provider.complete(ask));
+  it('keeps every retry inside the one deadline', async () => {
+    // Two 500s, then a server that hangs. Retries wait 100 ms each, so the hung attempt starts
+    // 200 ms or more after the first: with a deadline of its own it would end 1,200 ms or more
+    // after the first request arrived, past the reference timer of 1,050 ms.
+    llm.fake.script({ status: 500 }, { status: 500 }).reply({ hang: true });
+    const provider = fakeProvider('openai', llm.fake, {
+      maxRetries: 10,
+      timeoutMs: 1000,
+      retryBaseMs: 100,
+      retryMaxMs: 100,
+    });
+    const call = timed(() => provider.complete(ask));
+    await armed(call);
+    expect(await settlesWithin(call, 1050)).toBe(true);
+    const { error } = await call;
     // Out of time either mid-attempt (a timeout) or before a retry could fit (the last 500).
     expect(error instanceof LlmTimeoutError || error instanceof LlmHttpError).toBe(true);
-    expect(ms).toBeLessThan(250);
     expect(llm.fake.chatRequests.length).toBeGreaterThan(1);
-    expect(llm.fake.chatRequests.length).toBeLessThan(6);
+    expect(llm.fake.chatRequests.length).toBeLessThanOrEqual(3);
     await provider.close();
   });
 
@@ -178,12 +192,13 @@ describe('cancellation', () => {
     await provider.close();
   });
 
-  it('takes a per-call timeout over the provider default', TIMING, async () => {
+  it('takes a per-call timeout over the provider default', async () => {
     llm.fake.reply({ hang: true });
     const provider = fakeProvider('ollama', llm.fake, { timeoutMs: 10_000 });
-    const { error, ms } = await timed(() => provider.complete({ ...ask, timeoutMs: 60 }));
-    expect(error).toMatchObject({ timeoutMs: 60 });
-    expect(ms).toBeLessThan(110);
+    const call = timed(() => provider.complete({ ...ask, timeoutMs: 60 }));
+    await armed(call);
+    expect(await settlesWithin(call, 110)).toBe(true);
+    expect((await call).error).toMatchObject({ timeoutMs: 60 });
     await provider.close();
   });
 });

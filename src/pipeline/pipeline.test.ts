@@ -92,7 +92,8 @@ function isBehaviour(value: object): boolean {
 const catalog = parseCatalog(TEST_CATALOG);
 
 function provider(kind: (typeof KINDS)[number] = 'openai', extra: Record<string, unknown> = {}) {
-  const p = fakeProvider(kind, fake, { maxRetries: 0, ...extra });
+  // Deadlines far beyond any answer of the fake server: only the timeout tests set short ones.
+  const p = fakeProvider(kind, fake, { maxRetries: 0, timeoutMs: 30_000, ...extra });
   providers.push(p);
   return p;
 }
@@ -104,7 +105,7 @@ function pipeline(options: Partial<PipelineOptions> = {}, runner: Record<string,
     ...options,
     settings: {
       ...options.settings,
-      runner: { attemptTimeoutMs: 2000, ...options.settings?.runner, ...runner },
+      runner: { attemptTimeoutMs: 30_000, ...options.settings?.runner, ...runner },
     },
   });
 }
@@ -353,13 +354,20 @@ describe('catalog resolution over a run', () => {
 });
 
 describe('failures fall back to the manifest output', () => {
+  /**
+   * The deadline of every attempt in the timeout tests: one hung classifier waits it out, and the
+   * ones that answer must stay well inside it however busy the machine (the in-process mechanics
+   * are timed exactly in runner.test.ts).
+   */
+  const ATTEMPT_MS = 1_000;
+
   it('a hung attempt times out, is retried, and the retry answers', async () => {
     let routingCalls = 0;
     fake.reply((request) => {
       if (classifierOf(request) === 'routing' && routingCalls++ === 0) return { hang: true };
       return classifierAnswers()(request);
     });
-    const result = await pipeline({}, { attemptTimeoutMs: 150 }).classify(ask);
+    const result = await pipeline({}, { attemptTimeoutMs: ATTEMPT_MS }).classify(ask);
     expect(status(result, 'routing')).toMatchObject({ source: 'llm', attempts: 2 });
     expect(result.audit.routing.model_tier).toBe('local_coding');
     await fake.whenAborted(1);
@@ -369,8 +377,8 @@ describe('failures fall back to the manifest output', () => {
   });
 
   it('every attempt timing out gives the fallback with reason timeout', async () => {
-    fake.reply(classifierAnswers({ tools: { delayMs: 5000 } }));
-    const result = await pipeline({}, { attemptTimeoutMs: 100 }).classify(ask);
+    fake.reply(classifierAnswers({ tools: { hang: true } }));
+    const result = await pipeline({}, { attemptTimeoutMs: ATTEMPT_MS }).classify(ask);
     expect(status(result, 'tools')).toMatchObject({
       source: 'fallback',
       reason: 'timeout',

@@ -64,8 +64,12 @@ export interface TriageServer {
   readonly logger: Logger;
   /** The LLM the checks ask when a local classifier is unsure (`llm` in the configuration). */
   readonly llm?: ConfiguredProvider;
-  /** Starts listening (on the configured host and port unless given); resolves to the base URL. */
-  listen(options?: { host?: string; port?: number }): Promise<string>;
+  /**
+   * Starts listening (on the configured host and port unless given); resolves to the base URL.
+   * `backlog` is the queue of connections not yet accepted (default 511; the kernel caps it,
+   * at `net.core.somaxconn` on Linux): raise it for bursts of more new connections than that.
+   */
+  listen(options?: { host?: string; port?: number; backlog?: number }): Promise<string>;
   /**
    * Stops accepting requests, waits for those in flight (at most `graceMs`, default 10 s; then
    * every connection is closed), and closes upstream connections.
@@ -168,6 +172,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       await app.listen({
         host: at.host ?? config.server.host,
         port: at.port ?? config.server.port,
+        ...(at.backlog === undefined ? {} : { backlog: at.backlog }),
       });
       const address = app.server.address() as AddressInfo;
       const warning = exposureWarning(address.address, keys.enabled);

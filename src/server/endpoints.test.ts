@@ -165,8 +165,9 @@ describe('logs', () => {
     const h = await startHarness({
       config: (baseUrl) => ({
         server: { log: { level: 'trace', prompts: logPrompts } },
-        providers: { fake: { baseUrl, timeoutMs: 300 } },
-        tiers: { MEDIUM: ['fake/m', 'fake/n'] },
+        // m hangs once below (its deadline is short); n always answers (it has all the time).
+        providers: { fake: { baseUrl, timeoutMs: 10_000 } },
+        tiers: { MEDIUM: [{ provider: 'fake', model: 'm', timeoutMs: 300 }, 'fake/n'] },
       }),
     });
     try {

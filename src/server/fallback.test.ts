@@ -15,19 +15,8 @@ async function closedPort(): Promise<number> {
 describe('fallback before the first byte', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({
-      config: (baseUrl) => ({
-        providers: {
-          fake: { baseUrl, timeoutMs: 300 },
-        },
-        tiers: {
-          SIMPLE: ['fake/small'],
-          MEDIUM: ['fake/mid-a', 'fake/mid-b'],
-          COMPLEX: ['fake/big'],
-          REASONING: ['fake/think'],
-        },
-      }),
-    });
+    // The default configuration: no test here is about timeouts.
+    h = await startHarness();
   });
   afterAll(() => h.close());
   afterEach(() => {
@@ -63,42 +52,11 @@ describe('fallback before the first byte', () => {
     expect(res.headers['x-triage-fallbacks']).toBe('3');
   });
 
-  it('falls back from a hung upstream once its timeout passes', async () => {
-    h.fake.reply(byModel({ 'mid-a': { hang: true }, 'mid-b': 'after the hang' }));
-    const res = await post(completions(), chat('plain'));
-    expect(res.status).toBe(200);
-    expect(JSON.parse(res.text).choices[0].message.content).toBe('after the hang');
-    // The hung request was cancelled, not left open.
-    await h.fake.whenAborted(1);
-    expect(h.fake.chatRequests[0]?.outcome).toBe('client-aborted');
-  });
-
-  it('falls back from a stream that sends headers but no event before the timeout', async () => {
-    h.fake.reply(
-      byModel({ 'mid-a': { text: 'never', stallAfterBytes: 0 }, 'mid-b': 'second model' }),
-    );
-    const res = await post(completions(), chat('plain', { stream: true }));
-    expect(res.status).toBe(200);
-    expect(res.text).toContain('"content":" model"');
-    expect(res.text).not.toContain('never');
-    expect(h.fake.chatRequests.map((r) => r.model)).toEqual(['mid-a', 'mid-b']);
-  });
-
   it('falls back from an upstream that closes the connection before answering', async () => {
     h.fake.reply(byModel({ 'mid-a': { closeAfterBytes: 0 }, 'mid-b': 'ok b' }));
     const res = await post(completions(), chat('plain'));
     expect(res.status).toBe(200);
     expect(res.headers['x-triage-model']).toBe('fake/mid-b');
-  });
-
-  it('answers 504 listing every model when all of them time out', async () => {
-    h.fake.reply({ hang: true });
-    const res = await post(completions(), chat('[COMPLEX] x'));
-    expect(res.status).toBe(504);
-    const { error } = JSON.parse(res.text);
-    expect(error.code).toBe('upstream_timeout');
-    expect(error.message).toContain('fake/big (COMPLEX): no answer within 300 ms');
-    expect(error.message).toContain('fake/think (REASONING)');
   });
 
   it('answers 429 with retry-after when every model is rate limited', async () => {
@@ -121,6 +79,69 @@ describe('fallback before the first byte', () => {
     expect(text).toMatch(
       /triage_upstream_failures_total\{model="fake\/mid-a",reason="http_500"\} [1-9]/,
     );
+  });
+});
+
+describe('fallback before the first byte, at the deadline', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Only the models that hang or stall in these tests have a short deadline; the ones that
+    // answer have the provider's, far more than a busy machine needs. mid-a's request must reach
+    // the server before its deadline for the stall to be tested: a second leaves a busy machine
+    // time to send it.
+    const short = (model: string, timeoutMs: number) => ({ provider: 'fake', model, timeoutMs });
+    h = await startHarness({
+      config: (baseUrl) => ({
+        providers: { fake: { baseUrl, timeoutMs: 10_000 } },
+        tiers: {
+          SIMPLE: ['fake/small'],
+          MEDIUM: [short('mid-a', 1000), 'fake/mid-b'],
+          COMPLEX: [short('big', 300)],
+          REASONING: [short('think', 300)],
+        },
+      }),
+    });
+  });
+  afterAll(() => h.close());
+  afterEach(() => {
+    h.fake.reset();
+    h.fake.reply('ok');
+  });
+  const completions = () => `${h.url}/v1/chat/completions`;
+
+  it('falls back from a hung upstream once its timeout passes', async () => {
+    h.fake.reply(byModel({ 'mid-a': { hang: true }, 'mid-b': 'after the hang' }));
+    const res = await post(completions(), chat('plain'));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text).choices[0].message.content).toBe('after the hang');
+    // The hung request was cancelled, not left open.
+    await h.fake.waitFor(
+      () =>
+        h.fake.chatRequests[0]?.model === 'mid-a' &&
+        h.fake.chatRequests[0].outcome === 'client-aborted',
+      15_000,
+    );
+  });
+
+  it('falls back from a stream that sends headers but no event before the timeout', async () => {
+    h.fake.reply(
+      byModel({ 'mid-a': { text: 'never', stallAfterBytes: 0 }, 'mid-b': 'second model' }),
+    );
+    const res = await post(completions(), chat('plain', { stream: true }));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('"content":" model"');
+    expect(res.text).not.toContain('never');
+    expect(h.fake.chatRequests.map((r) => r.model)).toEqual(['mid-a', 'mid-b']);
+  });
+
+  it('answers 504 listing every model when all of them time out', async () => {
+    h.fake.reply({ hang: true });
+    const res = await post(completions(), chat('[COMPLEX] x'));
+    expect(res.status).toBe(504);
+    const { error } = JSON.parse(res.text);
+    expect(error.code).toBe('upstream_timeout');
+    expect(error.message).toContain('fake/big (COMPLEX): no answer within 300 ms');
+    expect(error.message).toContain('fake/think (REASONING)');
   });
 });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { Client, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listening, spawnCli } from '../cli/commands/serve.test-helpers.js';
+import { listening, spawnCli } from '../../test/built-cli.js';
 import { byModel } from '../testing/index.js';
 import { createTriageServer, type TriageServer } from './app.js';
 import { parseServerConfig } from './config.js';

@@ -114,6 +114,9 @@ describe('client keys', () => {
     });
   });
   afterAll(() => h.close());
+  beforeEach(() => {
+    h.fake.reset();
+  });
   const completions = () => `${h.url}/v1/chat/completions`;
 
   it.each([

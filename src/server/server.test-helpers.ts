@@ -109,13 +109,17 @@ export async function startHarness(
     config?: (fakeBaseUrl: string) => Record<string, unknown>;
     env?: Record<string, string>;
     asyncMs?: number;
+    /** Listen backlog of both servers, for load tests (default Node's 511). */
+    backlog?: number;
   } = {},
 ): Promise<Harness> {
-  const fake = await startFakeLlm();
+  const backlog = overrides.backlog === undefined ? {} : { backlog: overrides.backlog };
+  const fake = await startFakeLlm(backlog);
   const config =
     overrides.config?.(fake.openAiBaseUrl) ??
     ({
-      providers: { fake: { baseUrl: fake.openAiBaseUrl, timeoutMs: 2_000 } },
+      // No test using the default is about upstream timeouts: far more than a busy machine needs.
+      providers: { fake: { baseUrl: fake.openAiBaseUrl, timeoutMs: 10_000 } },
       tiers: {
         SIMPLE: ['fake/small'],
         MEDIUM: ['fake/mid-a', 'fake/mid-b'],
@@ -135,7 +139,7 @@ export async function startHarness(
     logDestination: logs.stream,
     processMetrics: false,
   });
-  const url = await server.listen({ port: 0 });
+  const url = await server.listen({ port: 0, ...backlog });
   return {
     server,
     url,

@@ -12,7 +12,8 @@ async function start(
 ): Promise<{ server: TriageServer; url: string }> {
   const config = parseServerConfig(
     {
-      providers: { fake: { baseUrl: fake.openAiBaseUrl, timeoutMs: 2_000 } },
+      // No test here is about upstream timeouts: far more than a busy machine needs.
+      providers: { fake: { baseUrl: fake.openAiBaseUrl, timeoutMs: 10_000 } },
       tiers: {
         SIMPLE: ['fake/small'],
         MEDIUM: ['fake/mid'],
@@ -121,23 +122,27 @@ describe('the tier router behind the server', () => {
   });
 });
 
+/** The configuration of an LLM check on the fake server, with this deadline. */
+const checker = (fake: FakeLlmServer, timeoutMs: number) => ({
+  llm: {
+    id: 'checker',
+    kind: 'openai',
+    model: 'checker-model',
+    baseUrl: fake.openAiBaseUrl,
+    timeoutMs,
+    maxRetries: 0,
+  },
+  tier: { llm: { timeoutMs } },
+});
+
 describe('the LLM check', () => {
   let fake: FakeLlmServer;
   let server: TriageServer;
   let url: string;
   beforeAll(async () => {
     fake = await startFakeLlm();
-    ({ server, url } = await start(fake, {
-      llm: {
-        id: 'checker',
-        kind: 'openai',
-        model: 'checker-model',
-        baseUrl: fake.openAiBaseUrl,
-        timeoutMs: 300,
-        maxRetries: 0,
-      },
-      tier: { llm: { timeoutMs: 300 } },
-    }));
+    // A deadline no answer of the fake server comes near, however busy the machine.
+    ({ server, url } = await start(fake, checker(fake, 10_000)));
   });
   afterAll(async () => {
     // The client of the test below left a connection open: close() must still end.
@@ -168,15 +173,26 @@ describe('the LLM check', () => {
   });
 
   it('falls back to the safe tier when the LLM check times out', async () => {
-    fake.reply((r) => (r.model === 'checker-model' ? { hang: true } : 'answer'));
-    const res = await post(`${url}/v1/route`, chat(`${AMBIGUOUS} again`));
-    const decision = JSON.parse(res.text);
-    expect(decision).toMatchObject({ tier: 'MEDIUM', source: 'fallback', llm: { checked: true } });
-    expect(decision.llm.ms).toBeGreaterThanOrEqual(250);
+    // A server of its own, whose check has a short deadline.
+    const quick = await start(fake, checker(fake, 300));
+    try {
+      fake.reply((r) => (r.model === 'checker-model' ? { hang: true } : 'answer'));
+      const res = await post(`${quick.url}/v1/route`, chat(`${AMBIGUOUS} again`));
+      const decision = JSON.parse(res.text);
+      expect(decision).toMatchObject({
+        tier: 'MEDIUM',
+        source: 'fallback',
+        llm: { checked: true },
+      });
+      expect(decision.llm.ms).toBeGreaterThanOrEqual(250);
+    } finally {
+      await quick.server.close();
+    }
   });
 
   it('cancels the LLM check when the client leaves, and calls no upstream', async () => {
-    fake.reply((r) => (r.model === 'checker-model' ? { delayMs: 250 } : 'answer'));
+    // The check never answers: only the client leaving can end it.
+    fake.reply((r) => (r.model === 'checker-model' ? { hang: true } : 'answer'));
     const controller = new AbortController();
     const pending = request(`${url}/v1/chat/completions`, {
       method: 'POST',

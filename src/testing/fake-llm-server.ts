@@ -34,6 +34,11 @@ export interface FakeLlmServerOptions {
   readonly models?: readonly string[];
   /** Port to listen on. Default 0 (a random free port). */
   readonly port?: number;
+  /**
+   * Queue of connections not yet accepted. Default 511 (Node's); a load test that opens more
+   * connections at once raises it, so that it measures its client, not the kernel's queue.
+   */
+  readonly backlog?: number;
 }
 
 const CHAT_ROUTES: Readonly<Record<string, FakeWireFormat>> = {
@@ -102,7 +107,7 @@ export class FakeLlmServer {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.listen(options.port ?? 0, '127.0.0.1', options.backlog ?? 511, () => {
         server.off('error', reject);
         resolve();
       });

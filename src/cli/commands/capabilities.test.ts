@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sharedData } from '../../../test/data.js';
 import { startFakeLlm } from '../../testing/index.js';
 import { runCli } from '../program.js';
 
@@ -147,21 +146,7 @@ describe('triage capabilities --llm (fake LLM server over HTTP)', () => {
   });
 });
 
-const clinc = sharedData('intent/clinc150_data_full.json');
-
 describe('triage eval capabilities', () => {
-  it.skipIf(!clinc)(
-    'measures the pre-matcher on CLINC150 (skipped when the data is absent)',
-    async () => {
-      const { code, out } = await run('eval', 'capabilities', clinc!, '--every', '30', '--json');
-      expect(code).toBe(0);
-      const result = JSON.parse(out);
-      expect(result).toMatchObject({ split: 'test', capabilities: 150, tasks: 150, seeds: [0] });
-      expect(result.top1Accuracy).toBeGreaterThan(0.5);
-      expect(result.runs).toHaveLength(1);
-    },
-  );
-
   it('names a missing split', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'triage-cli-')), 'intents.json');
     writeFileSync(path, JSON.stringify({ train: [['hello', 'greet']] }));

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,15 +61,6 @@ describe('triage context', () => {
     });
     expect(report.margin).toBeCloseTo(1.092, 3);
     expect(Object.keys(report.scores)).toHaveLength(3);
-  });
-
-  it('reads the question from standard input when none is given', () => {
-    const main = new URL('../main.ts', import.meta.url).pathname;
-    const stdout = execFileSync(process.execPath, ['--import', 'tsx', main, 'context', '--json'], {
-      input: 'What does this section mean?\n',
-      encoding: 'utf8',
-    });
-    expect(JSON.parse(stdout)).toMatchObject({ mode: 'general_contextual', source: 'local' });
   });
 
   it('applies a YAML configuration file', async () => {

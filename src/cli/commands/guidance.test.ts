@@ -159,6 +159,8 @@ describe('triage guidance with an LLM (fake LLM server)', () => {
         '    classifier:',
         '      type: llm',
         '      question: Is the agent stuck?',
+        // Far beyond an answer of the fake server on a busy machine; the hung call waits it out.
+        '      timeoutMs: 2000',
         '      gate: {type: error_streak, threshold: 2}',
         '',
       ].join('\n'),

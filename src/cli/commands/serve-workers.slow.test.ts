@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { exited, listening, spawnCli } from '../../../test/built-cli.js';
 import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
-import { exited, listening, spawnCli } from './serve.test-helpers.js';
 
-/** Each worker is a process of its own, started under tsx: allow for a busy machine. */
+/** Each worker is a process of its own (of the built CLI): allow for a busy machine. */
 const SLOW = 90_000;
 
 const serve = (args: string[]) => spawnCli(['serve', ...args]);

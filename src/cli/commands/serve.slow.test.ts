@@ -1,46 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { exited, listening, spawnCli } from '../../../test/built-cli.js';
 import { startFakeLlm } from '../../testing/index.js';
 
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
-/** tsx, resolved here: the command runs in a directory of its own. */
-const TSX = import.meta.resolve('tsx');
-
-/** Runs `triage serve …` in a fresh directory, as a user would. */
+/** Runs `triage serve …` (the built CLI) in a fresh directory, as a user would. */
 function serve(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const cwd = mkdtempSync(join(tmpdir(), 'triage-serve-'));
-  const { TRIAGE_CONFIG: _ignored, ...inherited } = process.env;
-  return spawn(process.execPath, ['--import', TSX, MAIN, 'serve', ...args], {
-    cwd,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-/** Resolves with the base URL once the server says it listens. */
-function listening(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const url = /triage listening on (http:\/\/\S+)/.exec(err)?.[1];
-      if (url) resolve(url);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+  return spawnCli(['serve', ...args], { env });
 }
 
 describe('triage serve', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sharedData } from '../../test/data.js';
+import { needSharedData } from '../../test/data.js';
 import { evaluatePrematcher } from './evaluate.js';
 import { capabilitiesFromIntents, labelledTasks, readIntentDataset } from './intent-dataset.js';
 import { Prematcher } from './prematcher.js';
@@ -9,11 +9,11 @@ import { CapabilityRegistry } from './registry.js';
 // intents become capabilities with 5 training utterances each (seed 0); every 7th test utterance
 // (643, spread over all intents) is classified. The floors sit a little under the measured
 // figures (docs/capabilities.md has the full-split numbers), so a regression fails the test.
-const path = sharedData('intent/clinc150_data_full.json');
+const CLINC150 = 'intent/clinc150_data_full.json';
 
-describe.skipIf(!path)('local pre-matcher on CLINC150 (subset of the test split)', () => {
-  it('ranks the right capability first, decides most capabilities locally, and rarely wrongly', () => {
-    const data = readIntentDataset(path!);
+describe('local pre-matcher on CLINC150 (subset of the test split)', () => {
+  it('ranks the right capability first, decides most capabilities locally, and rarely wrongly', (context) => {
+    const data = readIntentDataset(needSharedData(context, CLINC150));
     const capabilities = new CapabilityRegistry(
       capabilitiesFromIntents(data.train!, { examplesPerIntent: 5, seed: 0 }),
     ).all();
@@ -31,8 +31,8 @@ describe.skipIf(!path)('local pre-matcher on CLINC150 (subset of the test split)
     expect(result.exactWithoutLlm).toBeGreaterThanOrEqual(0.7); // 0.731
   });
 
-  it('selects almost nothing locally for out-of-scope requests', () => {
-    const data = readIntentDataset(path!);
+  it('selects almost nothing locally for out-of-scope requests', (context) => {
+    const data = readIntentDataset(needSharedData(context, CLINC150));
     const capabilities = new CapabilityRegistry(capabilitiesFromIntents(data.train!)).all();
     const result = evaluatePrematcher(new Prematcher(capabilities), labelledTasks(data.oos_test!));
     // Measured 11 of 1,000, mostly requests an intent's examples all but cover ("give me the
@@ -40,9 +40,3 @@ describe.skipIf(!path)('local pre-matcher on CLINC150 (subset of the test split)
     expect(result.localYes).toBeLessThanOrEqual(result.tasks * 0.015);
   });
 });
-
-if (!path) {
-  describe('local pre-matcher on CLINC150', () => {
-    it.skip('skipped: ../shared/data/intent/clinc150_data_full.json is absent', () => {});
-  });
-}
