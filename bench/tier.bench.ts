@@ -24,8 +24,16 @@ import type { BenchCase } from './harness.js';
  * characters, several languages), one per call, for both: the peer's time varies with the prompt
  * (7 to 20 µs on these), and `tier.short`'s prompt is one of its cheapest.
  */
-const router = createTierRouter();
-const fullScan = createTierRouter({ overrides: { hugeContext: { skipScan: false } } });
+// Case 3 of prompt extraction is off here, so that the long prompts (paragraphs, no system
+// message) are scanned whole, as they were before it became the default: with it, they are scored
+// from their last paragraph (`tier.long.default` shows that cost).
+const extraction = { trailingMessage: 'off' } as const;
+const router = createTierRouter({ extraction });
+const byDefault = createTierRouter();
+const fullScan = createTierRouter({
+  extraction,
+  overrides: { hugeContext: { skipScan: false } },
+});
 
 const SHORT = 'Write a Python function that checks whether a number is prime, with a docstring.'; // ~20 tokens
 const PARAGRAPHS = [
@@ -86,6 +94,11 @@ export const benches: BenchCase[] = [
     description: `~2,000-token prompt (${LONG.length} chars)`,
     fn: () => router.classify(LONG),
     peer: { name: 'claw-llm-router', fn: () => peerClassify(LONG) },
+  },
+  {
+    name: 'tier.long.default',
+    description: 'the ~2,000-token prompt with default extraction (scored from its last paragraph)',
+    fn: () => byDefault.classify(LONG),
   },
   {
     name: 'tier.huge',

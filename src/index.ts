@@ -66,10 +66,17 @@ export {
 // errors: every error triage throws on purpose is a TriageError.
 export {
   AllOf,
+  type AnyClassifier,
   AnyOf,
+  AsyncAllOf,
+  AsyncAnyOf,
   type AsyncClassifier,
+  AsyncNot,
+  AsyncThreshold,
   allOf,
+  allOfAsync,
   anyOf,
+  anyOfAsync,
   benchmarkClassifier,
   CERTAINTY_SCORES,
   CERTAINTY_TAGS,
@@ -107,6 +114,7 @@ export {
   lruDecisionCache,
   Not,
   not,
+  notAsync,
   type ResultDetails,
   type RunOptions,
   type RunOutcome,
@@ -114,6 +122,7 @@ export {
   Threshold,
   TriageError,
   threshold,
+  thresholdAsync,
   withDeadline,
 } from './core/index.js';
 // Evaluating a router on outcomes: quality against the share of calls sent to the strong model.
@@ -143,6 +152,8 @@ export {
   type GuidanceOptions,
   type GuidanceProvider,
   type GuidanceProviderSpec,
+  type GuidanceSession,
+  type GuidanceSessionInput,
   HighToolCountClassifier,
   LargeOutputClassifier,
   LlmGuidanceClassifier,

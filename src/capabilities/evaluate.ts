@@ -34,7 +34,7 @@ export interface PrematcherEvaluation {
   readonly llmCallsPerTask: number;
   /** LLM calls per task saved versus one call per capability. */
   readonly llmCallsSavedPerTask: number;
-  /** Tasks whose first expected capability ranks first (tasks with one; see `CapabilityMatch.rank`). */
+  /** Tasks whose first expected capability ranks first (tasks with one; see `PrematchMatch.rank`). */
   readonly top1Accuracy: number;
   /**
    * Tasks whose selection would be exactly right if the LLM answered every uncertain capability

@@ -5,6 +5,15 @@
  */
 export * from './agent/index.js';
 export {
+  type CapabilityMatch,
+  CapabilityMatchSchema,
+  ClassificationNode,
+  routerConditionalEdge,
+  type SelectCapabilitiesInput,
+  selectCapabilities,
+  type TaskClassifierGuide,
+} from './aliases.js';
+export {
   type Capability,
   type CapabilityInput,
   CapabilitySchema,
@@ -55,12 +64,12 @@ export {
   verdictOf,
 } from './llm-classifier.js';
 export {
-  type CapabilityMatch,
   DEFAULT_PREMATCHER_OPTIONS,
   LOCAL_DECISION_CONFIDENCE,
   type PrematchDecision,
   Prematcher,
   type PrematcherOptions,
+  type PrematchMatch,
   type PrematchResult,
 } from './prematcher.js';
 export {

@@ -127,7 +127,7 @@ const UNCERTAIN = 0.5;
 export type PrematchDecision = 'yes' | 'no' | 'uncertain';
 
 /** The pre-matcher's verdict on one capability for one task. */
-export interface CapabilityMatch {
+export interface PrematchMatch {
   readonly name: string;
   readonly decision: PrematchDecision;
   /** Similarity in [0, 1] of the task to the capability's positive examples. */
@@ -154,7 +154,7 @@ export interface PrematchResult {
   /** Share in [0, 1] of the task's wording that appears in the examples. */
   readonly coverage: number;
   /** One verdict per capability, in the order the pre-matcher was compiled with. */
-  readonly matches: readonly CapabilityMatch[];
+  readonly matches: readonly PrematchMatch[];
 }
 
 /** A compiled pre-matcher over a fixed set of capabilities. */
@@ -258,7 +258,7 @@ export class Prematcher {
     const also = this.#alsoExplaining(first, scores);
     const context = new TaskContext(this, task);
     const runnerUp = second < 0 ? 0 : ranks[second]!;
-    const matches: CapabilityMatch[] = new Array(count);
+    const matches: PrematchMatch[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const nextBest = i === first ? runnerUp : first < 0 ? 0 : ranks[first]!;
       const nextScore = i === topScore ? secondScore : topScore < 0 ? 0 : scores[topScore]!;
@@ -311,7 +311,7 @@ export class Prematcher {
     coverage: number,
     explainsRest: boolean,
     context: TaskContext,
-  ): CapabilityMatch {
+  ): PrematchMatch {
     const { noBelow, yesAbove, yesCoverage, margin, minCoverage, guessAbove, guessWithin } =
       this.options;
     const { score, rank, negative } = similarity;
@@ -393,7 +393,7 @@ class TaskContext {
   }
 }
 
-class Match implements CapabilityMatch {
+class Match implements PrematchMatch {
   readonly name: string;
   readonly score: number;
   readonly rank: number;
@@ -462,7 +462,7 @@ class Match implements CapabilityMatch {
   }
 
   /** Plain data, with the reason and evidence, for JSON output and equality checks. */
-  toJSON(): Omit<CapabilityMatch, never> {
+  toJSON(): Omit<PrematchMatch, never> {
     const { name, decision, score, rank, negative, value, confidence, reason, evidence } = this;
     return { name, decision, score, rank, negative, value, confidence, reason, evidence };
   }

@@ -90,6 +90,16 @@ export class CapabilityRegistry {
     return this.#all.filter((capability) => capability.alwaysActive);
   }
 
+  /** The original design's `get_all_capabilities()`: {@link all}. */
+  getAllCapabilities(): readonly Capability[] {
+    return this.all();
+  }
+
+  /** The original design's `get_always_active_capability_names()`. */
+  getAlwaysActiveCapabilityNames(): string[] {
+    return this.alwaysActive().map((capability) => capability.name);
+  }
+
   get(name: string): Capability | undefined {
     return this.#byName.get(name);
   }

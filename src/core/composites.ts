@@ -52,7 +52,9 @@ export class AnyOf<C> implements Classifier<C> {
 /**
  * Inverts a classifier: a relevant result becomes `no`; a non-relevant one becomes `yes` with
  * confidence `1 - confidence`. The reason says what did not fire, rather than inverting a reason
- * the inner `no` usually does not have (SPEC-NOTES).
+ * the inner `no` usually does not have. A `no` that only says the classifier could not decide (an
+ * LLM classifier that failed open: `metadata.source` is `'fallback'`) is passed through, not
+ * inverted: "the LLM timed out" is no evidence that the opposite holds.
  */
 export class Not<C> implements Classifier<C> {
   readonly name: string;
@@ -66,6 +68,7 @@ export class Not<C> implements Classifier<C> {
   classify(context: C): ClassificationResult {
     const result = this.classifier.classify(context);
     if (result.relevant) return ClassificationResult.no();
+    if (result.metadata?.source === 'fallback') return result;
     const why = result.reason ? `: ${result.reason}` : '';
     return ClassificationResult.yes(1 - result.confidence, {
       reason: `${this.classifier.name} did not fire${why}`,
@@ -80,12 +83,9 @@ export class Threshold<C> implements Classifier<C> {
   readonly minConfidence: number;
 
   constructor(classifier: Classifier<C>, minConfidence: number) {
-    if (!(minConfidence >= 0 && minConfidence <= 1)) {
-      throw new RangeError(`threshold minConfidence must be in [0, 1], got ${minConfidence}`);
-    }
+    this.name = thresholdName(classifier.name, minConfidence);
     this.classifier = classifier;
     this.minConfidence = minConfidence;
-    this.name = `threshold(${classifier.name}, ${minConfidence})`;
   }
 
   classify(context: C): ClassificationResult {
@@ -94,6 +94,17 @@ export class Threshold<C> implements Classifier<C> {
       ? result
       : ClassificationResult.no();
   }
+}
+
+/**
+ * The name of a threshold over `classifier`; throws a `RangeError` when `minConfidence` is not in
+ * [0, 1] (shared with the asynchronous threshold).
+ */
+export function thresholdName(classifier: string, minConfidence: number): string {
+  if (!(minConfidence >= 0 && minConfidence <= 1)) {
+    throw new RangeError(`threshold minConfidence must be in [0, 1], got ${minConfidence}`);
+  }
+  return `threshold(${classifier}, ${minConfidence})`;
 }
 
 /** All of `classifiers` must fire. */

@@ -39,6 +39,14 @@ export function classifierConfig(
 /** The default config: fires at confidence 0.5, no cooldown, no limit. */
 export const DEFAULT_CLASSIFIER_CONFIG: ClassifierConfig = Object.freeze(classifierConfig());
 
+/** Anything with a name: a classifier, a provider. */
+interface Named {
+  readonly name: string;
+}
+
+const nameOf = (classifier: string | Named): string =>
+  typeof classifier === 'string' ? classifier : classifier.name;
+
 /**
  * Remembers when each classifier last fired and how often, so cooldowns and per-session limits
  * hold across turns. One tracker per session.
@@ -47,9 +55,9 @@ export class CooldownTracker {
   readonly #lastFire = new Map<string, number>();
   readonly #counts = new Map<string, number>();
 
-  /** True when `name` may fire at `turn` under `config`. */
-  canFire(name: string, turn: number, config: ClassifierConfig): boolean {
-    return this.blockedBy(name, turn, config) === undefined;
+  /** True when the classifier (or name) may fire at `turn` under `config`. */
+  canFire(classifier: string | Named, turn: number, config: ClassifierConfig): boolean {
+    return this.blockedBy(nameOf(classifier), turn, config) === undefined;
   }
 
   /** Why `name` may not fire at `turn` under `config`, or `undefined` when it may. */
@@ -73,8 +81,9 @@ export class CooldownTracker {
     return undefined;
   }
 
-  /** Records that `name` fired at `turn`. */
-  recordFire(name: string, turn: number): void {
+  /** Records that the classifier (or name) fired at `turn`. */
+  recordFire(classifier: string | Named, turn: number): void {
+    const name = nameOf(classifier);
     this.#lastFire.set(name, turn);
     this.#counts.set(name, (this.#counts.get(name) ?? 0) + 1);
   }

@@ -1,4 +1,16 @@
 /** The classifier core every subsystem builds on. */
+
+export {
+  type AnyClassifier,
+  AsyncAllOf,
+  AsyncAnyOf,
+  AsyncNot,
+  AsyncThreshold,
+  allOfAsync,
+  anyOfAsync,
+  notAsync,
+  thresholdAsync,
+} from './async-composites.js';
 export {
   type BenchmarkOptions,
   benchmarkClassifier,

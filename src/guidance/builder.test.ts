@@ -243,7 +243,7 @@ describe('TrajectoryBuilder: patterns', () => {
   it('reports a doom loop with its cycle, near and exact repetitions', () => {
     const events: TrajectoryEvent[] = [ok('start')];
     for (let i = 0; i < 3; i++) {
-      events.push(fail('bash', { cmd: `npm test -- --shard ${i}` }, 'failed'));
+      events.push(fail('bash', { cmd: `npm test | tee /tmp/run-${1000 + i}.log` }, 'failed'));
       events.push(ok('edit', { path: 'src/a.ts', line: 10 }, 'edited'));
     }
     const builder = builderOf(events);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../core/errors.js';
 import { CycleTracker } from './cycles.js';
 import { TrajectoryEventError } from './errors.js';
@@ -11,6 +12,8 @@ import {
 import type {
   DoomLoopPattern,
   GuidanceContext,
+  GuidanceSession,
+  GuidanceSessionInput,
   ProgressStallPattern,
   ToolCall,
   ToolCallRecord,
@@ -24,6 +27,8 @@ import type {
 export interface TrajectoryBuilderOptions extends TrajectoryOptionsInput {
   /** The clock for events without a timestamp, in ms since the epoch. Default `Date.now`. */
   readonly now?: () => number;
+  /** The session the trajectory belongs to (`context.session`). Default: a new one. */
+  readonly session?: GuidanceSessionInput;
 }
 
 interface PendingCall {
@@ -91,9 +96,10 @@ export class TrajectoryBuilder implements Trajectory {
   #droppedPending = 0;
 
   constructor(options: TrajectoryBuilderOptions = {}) {
-    const { now, ...rest } = options;
+    const { now, session, ...rest } = options;
     this.options = trajectoryOptions(rest);
     this.#now = now ?? Date.now;
+    const started = guidanceSession(session, this.#now());
     const { window, maxCycleLength, noveltyMemory } = this.options;
     if (maxCycleLength > window) {
       throw new ConfigError('trajectory options', [
@@ -111,6 +117,7 @@ export class TrajectoryBuilder implements Trajectory {
     this.#finishedTools = new Array(window).fill(undefined);
     const builder = this;
     this.context = Object.freeze({
+      session: started,
       trajectory: builder as Trajectory,
       get toolCallCount() {
         return builder.#requested;
@@ -500,4 +507,19 @@ function lastOfRing<T>(ring: readonly (T | undefined)[], count: number, n: numbe
   const out: T[] = [];
   for (let i = take - 1; i >= 0; i--) out.push(ring[(count - 1 - i) % ring.length]!);
   return out;
+}
+
+/** A session from what was given; throws a `ConfigError` naming the bad field. */
+function guidanceSession(input: GuidanceSessionInput | undefined, now: number): GuidanceSession {
+  const id = input?.id;
+  if (id !== undefined && (typeof id !== 'string' || id.length === 0)) {
+    throw new ConfigError('guidance session', [
+      { path: '/id', message: 'must be a non-empty string' },
+    ]);
+  }
+  const data = input?.data;
+  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) {
+    throw new ConfigError('guidance session', [{ path: '/data', message: 'must be an object' }]);
+  }
+  return Object.freeze({ id: id ?? randomUUID(), startedAt: now, data: data ?? {} });
 }

@@ -152,7 +152,7 @@ providers:
     ).toMatch("/providers/1/id duplicate id 'doom_loop'");
   });
 
-  it('builds llm classifiers only with a provider, and keeps them out of composites', () => {
+  it('builds llm classifiers only with a provider, inside composites too, never as a gate', () => {
     const llm = {
       type: 'llm',
       question: 'Stuck?',
@@ -168,13 +168,45 @@ providers:
     );
     expect(options.providers?.[0]?.asyncClassifier).toBeInstanceOf(LlmGuidanceClassifier);
     expect(options.providers?.[0]?.asyncClassifier?.name).toBe('llm(m)');
+    const composite = compileGuidanceConfig(
+      {
+        providers: [
+          {
+            guidance: 'x',
+            classifier: {
+              type: 'threshold',
+              minConfidence: 0.7,
+              classifier: {
+                type: 'all_of',
+                classifiers: [
+                  { type: 'high_tool_count', threshold: 30 },
+                  { type: 'not', classifier: llm },
+                ],
+              },
+            },
+          },
+          { guidance: 'y', classifier: { type: 'any_of', classifiers: [{ type: 'doom_loop' }] } },
+        ],
+      },
+      'c',
+      { llm: provider },
+    );
+    expect(composite.providers?.[0]?.classifier).toBeUndefined();
+    expect(composite.providers?.[0]?.asyncClassifier?.name).toBe(
+      'threshold(all_of(high_tool_count, not(llm(m))), 0.7)',
+    );
+    expect(composite.providers?.[1]?.classifier?.name).toBe('any_of(doom_loop)');
     expect(() =>
       compileGuidanceConfig(
-        { providers: [{ guidance: 'x', classifier: { type: 'not', classifier: llm } }] },
+        {
+          providers: [
+            { guidance: 'x', classifier: { type: 'llm', question: 'Really?', gate: llm } },
+          ],
+        },
         'c',
         { llm: provider },
       ),
-    ).toThrow('/providers/0/classifier/classifier/type must be a local classifier');
+    ).toThrow('/providers/0/classifier/gate/type must be a local classifier');
   });
 
   it('creates the LLM provider of an llm section, for llm classifiers to ask', async () => {

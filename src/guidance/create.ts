@@ -59,6 +59,7 @@ export function createGuidance(options: GuidanceOptions = {}): GuidanceEngine {
   return new GuidanceEngine({
     ...compiled,
     ...(engine.onError ? { onError: engine.onError } : {}),
+    ...(engine.session ? { session: engine.session } : {}),
   });
 }
 

@@ -207,6 +207,44 @@ describe('GuidanceEngine', () => {
   });
 });
 
+describe('GuidanceContext.session', () => {
+  it('gives classifiers the session: its id, start and the application data', () => {
+    const data: Record<string, unknown> = { task: 'fix the build', budget: 2 };
+    const overBudget = firing(
+      'over_budget',
+      (c) => c.toolCallCount > (c.session.data.budget as number),
+    );
+    const engine = new GuidanceEngine({
+      providers: [{ classifier: overBudget, guidance: 'Budget of {reason}' }],
+      session: { id: 'run-42', data },
+      trajectory: { now: () => 1_700_000_000_000 },
+    });
+    expect(engine.context.session).toEqual({ id: 'run-42', startedAt: 1_700_000_000_000, data });
+    expect(engine.onEvent(ok('a'))).toEqual([]);
+    expect(engine.onEvent(ok('b'))).toEqual([]);
+    data.budget = 1; // the application's object, kept by reference
+    expect(engine.onEvent(ok('c')).map((g) => g.provider)).toEqual(['over_budget']);
+    engine.reset();
+    expect(engine.context.session.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(engine.context.session.data).toEqual({});
+    engine.reset({ id: 'run-43', data: { budget: 0 } });
+    expect(engine.context.session).toMatchObject({ id: 'run-43', data: { budget: 0 } });
+    expect(engine.onEvent(ok('d')).map((g) => g.provider)).toEqual(['over_budget']);
+  });
+
+  it('gives each new engine its own session id, and rejects a bad one naming the field', () => {
+    expect(new GuidanceEngine().context.session.id).not.toBe(
+      new GuidanceEngine().context.session.id,
+    );
+    expect(() => new GuidanceEngine({ session: { id: '' } })).toThrow(
+      /\/id must be a non-empty string/,
+    );
+    expect(() => new GuidanceEngine({ session: { data: [] as never } })).toThrow(
+      /\/data must be an object/,
+    );
+  });
+});
+
 describe('GuidanceEngine with an LLM provider', () => {
   const asking = (answer: () => Promise<ClassificationResult>) => ({
     name: 'llm(test)',
@@ -233,6 +271,30 @@ describe('GuidanceEngine with an LLM provider', () => {
     ]);
     expect((await engine.onEventAsync(ok('b'))).map((g) => g.message)).toEqual(['local']);
     expect(llm.calls).toBe(1);
+  });
+
+  it('runs providers in declaration order: an LLM provider declared first can win', async () => {
+    let says = true;
+    const llm = asking(() =>
+      Promise.resolve(
+        says ? ClassificationResult.yes(0.8, { reason: 'stuck' }) : ClassificationResult.no(),
+      ),
+    );
+    const providers: GuidanceProvider[] = [
+      { id: 'first', classifier: firing('first', (c) => c.toolCallCount === 3), guidance: '1' },
+      { id: 'llm', asyncClassifier: llm, guidance: 'llm' },
+      { id: 'last', classifier: firing('last'), guidance: 'local' },
+    ];
+    const engine = new GuidanceEngine({ providers });
+    expect((await engine.onEventAsync(ok('a'))).map((g) => g.provider)).toEqual(['llm']);
+    says = false;
+    expect((await engine.onEventAsync(ok('b'))).map((g) => g.provider)).toEqual(['last']);
+    expect((await engine.onEventAsync(ok('c'))).map((g) => g.provider)).toEqual(['first']);
+    expect(llm.calls).toBe(2); // not asked once the local provider before it had fired
+    says = true;
+    const both = new GuidanceEngine({ providers, maxPerEvent: 3 });
+    expect((await both.onEventAsync(ok('a'))).map((g) => g.provider)).toEqual(['llm', 'last']);
+    expect(both.stats).toMatchObject({ events: 1, evaluations: 1, fired: 2 });
   });
 
   it('fails open when the async classifier throws, and refuses overlapping events', async () => {

@@ -8,7 +8,12 @@ import { type ClassifierEntry, type ClassifierFailure, runClassifiers } from '..
 import { TrajectoryBuilder, type TrajectoryBuilderOptions } from './builder.js';
 import { defaultGuidanceProviders } from './defaults.js';
 import { compileTemplate, type TemplateValues } from './template.js';
-import type { GuidanceContext, Trajectory, TrajectoryEvent } from './types.js';
+import type {
+  GuidanceContext,
+  GuidanceSessionInput,
+  Trajectory,
+  TrajectoryEvent,
+} from './types.js';
 
 /** The text to inject: fixed, with placeholders (see `compileTemplate`), or computed. */
 export type GuidanceText =
@@ -67,6 +72,8 @@ export interface GuidanceEngineOptions {
   readonly maxPerEvent?: number;
   /** Told about every classifier that throws (the engine fails open past it). */
   readonly onError?: (failure: ClassifierFailure) => void;
+  /** The session classifiers see as `context.session` (an id, the application's data). */
+  readonly session?: GuidanceSessionInput;
 }
 
 /** Counters of a {@link GuidanceEngine}. */
@@ -193,8 +200,9 @@ const NONE: readonly Guidance[] = Object.freeze([]);
  * the core `runClassifiers`, so classifiers that throw are skipped and reported, fail open) and
  * returns the guidance of the first `maxPerEvent` that fire, honouring each provider's minimum
  * confidence, cooldown, session limit and per-turn limit. LLM-backed providers run only in
- * {@link onEventAsync}, after the local ones, and only while the event's budget is not used up:
- * a cheap LLM is asked only when no local signal already answered.
+ * {@link onEventAsync}, in their place in the declaration order, and only while the event's
+ * budget is not used up: declared after the local providers, a cheap LLM is asked only when no
+ * local signal already answered; declared first, it can win.
  *
  * One engine per agent session. Events must be applied one at a time: await `onEventAsync`
  * before sending the next event.
@@ -239,7 +247,7 @@ export class GuidanceEngine {
     }
     this.maxPerEvent = maxPerEvent;
     this.#firedThisTurn = new Int32Array(providers.length);
-    this.#builder = new TrajectoryBuilder(options.trajectory);
+    this.#builder = this.#newTrajectory(options.session);
     const { onError } = options;
     this.#onError = (failure) => {
       this.#stats.failures++;
@@ -306,6 +314,7 @@ export class GuidanceEngine {
     }
     this.#builder.onEvent(event);
     this.#stats.events++;
+    this.#stats.evaluations++;
     return this.#evaluateLocal([]);
   }
 
@@ -322,34 +331,58 @@ export class GuidanceEngine {
     this.#checkIdle();
     this.#builder.onEvent(event);
     this.#stats.events++;
+    this.#stats.evaluations++;
     const out: Guidance[] = [];
-    this.#evaluateLocal(out);
-    if (out.length >= this.maxPerEvent || this.#async.length === 0)
-      return out.length > 0 ? out : NONE;
+    if (this.#async.length === 0) return this.#evaluateLocal(out);
     this.#busy = true;
     try {
-      await this.#evaluateAsync(out, options);
+      await this.#evaluateInOrder(out, options);
     } finally {
       this.#busy = false;
     }
     return out.length > 0 ? out : NONE;
   }
 
-  /** Forgets the session: an empty trajectory, no fires, no cooldowns. Counters are kept. */
-  reset(): void {
+  /**
+   * Runs the providers in declaration order (first match wins): the local ones before an
+   * LLM-backed provider, then it, and so on, so an LLM provider declared first can win.
+   */
+  async #evaluateInOrder(out: Guidance[], options: DecideOptions): Promise<void> {
+    const { signal, deadlineMs } = options;
+    const until = deadlineMs === undefined ? undefined : performance.now() + deadlineMs;
+    let from = 0;
+    for (const provider of this.#async) {
+      this.#evaluateLocal(out, from, provider.index);
+      if (out.length >= this.maxPerEvent) return;
+      await this.#evaluateAsync(out, signal, until, [provider]);
+      from = provider.index + 1;
+    }
+    this.#evaluateLocal(out, from);
+  }
+
+  /**
+   * Starts a new session (`session`, or a new id and no data): an empty trajectory, no fires, no
+   * cooldowns. Counters are kept.
+   */
+  reset(session?: GuidanceSessionInput): void {
     this.#checkIdle();
-    this.#builder = new TrajectoryBuilder(this.#options.trajectory);
+    this.#builder = this.#newTrajectory(session);
     this.#tracker = new CooldownTracker();
     this.#turn = -1;
     this.#entriesStale = true;
   }
 
-  /** Runs the local providers, adding what fires to `out`. */
-  #evaluateLocal(out: Guidance[]): readonly Guidance[] {
-    this.#stats.evaluations++;
+  /** Runs the local providers declared in [from, to), adding what fires to `out`. */
+  #evaluateLocal(out: Guidance[], from = 0, to = this.#providers.length): readonly Guidance[] {
     const context = this.#builder.context;
     const turn = this.#startTurn();
     let entries = this.#activeEntries();
+    if (from > 0 || to < this.#providers.length) {
+      entries = entries.filter((entry) => {
+        const { index } = entry.classifier as CompiledProvider;
+        return index >= from && index < to;
+      });
+    }
     const options = { turn, tracker: this.#tracker, onError: this.#onError };
     while (out.length < this.maxPerEvent && entries.length > 0) {
       const { fired } = runClassifiers(entries, context, options);
@@ -361,12 +394,15 @@ export class GuidanceEngine {
     return out.length > 0 ? out : NONE;
   }
 
-  async #evaluateAsync(out: Guidance[], options: DecideOptions): Promise<void> {
+  async #evaluateAsync(
+    out: Guidance[],
+    signal: AbortSignal | undefined,
+    until: number | undefined,
+    providers: readonly CompiledProvider[],
+  ): Promise<void> {
     const context = this.#builder.context;
     const turn = this.#startTurn();
-    const { signal, deadlineMs } = options;
-    const until = deadlineMs === undefined ? undefined : performance.now() + deadlineMs;
-    for (const provider of this.#async) {
+    for (const provider of providers) {
       if (out.length >= this.maxPerEvent) return;
       if (this.#firedThisTurn[provider.index]! >= provider.maxPerTurn) continue;
       if (this.#tracker.blockedBy(provider.name, turn, provider.config) !== undefined) continue;
@@ -412,6 +448,11 @@ export class GuidanceEngine {
       this.#entriesStale = false;
     }
     return this.#entries;
+  }
+
+  #newTrajectory(session: GuidanceSessionInput | undefined): TrajectoryBuilder {
+    const { trajectory } = this.#options;
+    return new TrajectoryBuilder(session === undefined ? trajectory : { ...trajectory, session });
   }
 
   #checkIdle(): void {

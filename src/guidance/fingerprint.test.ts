@@ -7,12 +7,48 @@ describe('call keys', () => {
     expect(nearCallKey('t', { a: 1, b: 'x' })).toBe(nearCallKey('t', { b: 'x', a: 1 }));
   });
 
-  it('exact keys tell a changed number apart; near keys do not', () => {
-    expect(exactCallKey('read', { offset: 0 })).not.toBe(exactCallKey('read', { offset: 100 }));
-    expect(nearCallKey('read', { offset: 0 })).toBe(nearCallKey('read', { offset: 100 }));
-    expect(nearCallKey('bash', { cmd: 'pytest -k test_1' })).toBe(
-      nearCallKey('bash', { cmd: 'pytest  -k test_22' }),
+  it('near keys keep what is acted on: another offset, file or test is another call', () => {
+    expect(nearCallKey('read', { offset: 0 })).not.toBe(nearCallKey('read', { offset: 100 }));
+    expect(nearCallKey('read', { path: 'src/file1.ts' })).not.toBe(
+      nearCallKey('read', { path: 'src/file2.ts' }),
     );
+    expect(nearCallKey('bash', { cmd: 'pytest -k test_1' })).not.toBe(
+      nearCallKey('bash', { cmd: 'pytest -k test_22' }),
+    );
+    expect(nearCallKey('get', { id: 7 })).not.toBe(nearCallKey('get', { id: 8 }));
+  });
+
+  it('near keys fold noise: noise keys, epoch timestamps, ids and waits in strings', () => {
+    const near = (params: Record<string, unknown>) => nearCallKey('http', params);
+    const exact = (params: Record<string, unknown>) => exactCallKey('http', params);
+    for (const [a, b] of [
+      [
+        { url: '/x', requestId: 'a1' },
+        { url: '/x', requestId: 'b2' },
+      ],
+      [
+        { url: '/x', headers: { 'X-Request-Id': 'a' } },
+        { url: '/x', headers: { 'X-Request-Id': 'b' } },
+      ],
+      [
+        { url: '/x', timeout: 30 },
+        { url: '/x', timeout: 60 },
+      ],
+      [
+        { url: '/x', attempt: 1 },
+        { url: '/x', attempt: 2 },
+      ],
+      [
+        { url: '/x', at: 1_714_557_603_000 },
+        { url: '/x', at: 1_714_557_999_000 },
+      ],
+      [{ cmd: 'sleep 5 && make' }, { cmd: 'sleep  10 && make' }],
+    ] as const) {
+      expect(near(a), JSON.stringify(a)).toBe(near(b));
+      expect(exact(a), JSON.stringify(a)).not.toBe(exact(b));
+    }
+    expect(near({ url: '/x', requestId: 'a' })).not.toBe(near({ url: '/y', requestId: 'a' }));
+    expect(near({ url: '/x', at: 5 })).not.toBe(near({ url: '/x', at: 6 }));
   });
 
   it('tell tools, keys, values, types and structure apart', () => {

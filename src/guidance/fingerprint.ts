@@ -1,4 +1,4 @@
-import { normaliseParam } from './normalise.js';
+import { isEpochTimestamp, isNoiseKey, normaliseParam } from './normalise.js';
 
 /**
  * Fingerprints of tool calls and outputs: 53-bit hashes (two 32-bit FNV-1a lanes), computed once
@@ -6,8 +6,10 @@ import { normaliseParam } from './normalise.js';
  * no history is ever rescanned.
  *
  * - The exact key hashes the tool name and params as given (key order ignored).
- * - The near key hashes them with the noise folded (see {@link normaliseParam}; numbers are
- *   folded), so that retries that differ only in a counter, an id, spacing or path spelling match.
+ * - The near key hashes them with the noise folded (see {@link normaliseParam}, and the values of
+ *   noise keys such as `requestId` or `timeout`, and epoch timestamps), so that retries that
+ *   differ only in a timestamp, a generated id, a temp directory, a wait, spacing or path spelling
+ *   match. Numbers otherwise count: offset 0 and offset 100 are two pages.
  * - The content key hashes a result's message and value.
  *
  * Long strings count by their length, first and last {@link STRING_WINDOW} characters
@@ -91,15 +93,14 @@ function value(input: unknown, near: boolean, depth: number): void {
       string(input, near);
       return;
     case 'number':
-      if (near) unit(0x23);
+      if (near && isEpochTimestamp(input)) unit(0x23);
       else string(String(input), false);
       return;
     case 'boolean':
       unit(input ? 0x54 : 0x46);
       return;
     case 'bigint':
-      if (near) unit(0x23);
-      else string(input.toString(), false);
+      string(input.toString(), false);
       return;
     case 'object':
       break;
@@ -126,7 +127,8 @@ function value(input: unknown, near: boolean, depth: number): void {
   // Key order is noise: {a, b} and {b, a} are the same arguments.
   for (const key of Object.keys(record).sort()) {
     string(key, false);
-    value(record[key], near, depth + 1);
+    if (near && isNoiseKey(key)) unit(0x23);
+    else value(record[key], near, depth + 1);
   }
   unit(0x7d);
 }

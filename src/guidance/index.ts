@@ -1,4 +1,32 @@
 /** Guidance classifiers over agent trajectories (document 001): when to nudge an agent, and with what. */
+export {
+  type AnyClassifier,
+  AsyncAllOf,
+  AsyncAnyOf,
+  AsyncNot,
+  AsyncThreshold,
+  allOfAsync,
+  anyOfAsync,
+  notAsync,
+  thresholdAsync,
+} from '../core/async-composites.js';
+export {
+  AllOfClassifier,
+  AnyOfClassifier,
+  benchmarkClassifier,
+  ClassificationResult,
+  type ClassifierBenchmark,
+  type ClassifierConfig,
+  type ClassifierConfigInput,
+  ClassifierCooldownTracker,
+  classifierConfig,
+  type GuidanceClassifier,
+  type GuidanceProviderConfig,
+  LLMClassifier,
+  NotClassifier,
+  runClassifiers,
+  ThresholdClassifier,
+} from './aliases.js';
 export { TrajectoryBuilder, type TrajectoryBuilderOptions } from './builder.js';
 export {
   DoomLoopClassifier,
@@ -88,6 +116,8 @@ export { compileTemplate, type TemplateValues } from './template.js';
 export {
   type DoomLoopPattern,
   type GuidanceContext,
+  type GuidanceSession,
+  type GuidanceSessionInput,
   type ProgressStallPattern,
   type ToolCall,
   type ToolCallEvent,

@@ -1,4 +1,5 @@
 import Type, { type TObject, type TSchema } from 'typebox';
+import { allOfAsync, anyOfAsync, notAsync, thresholdAsync } from '../core/async-composites.js';
 import type { AsyncClassifier, Classifier } from '../core/classifier.js';
 import { allOf, anyOf, not, threshold } from '../core/composites.js';
 import { ConfigError } from '../core/errors.js';
@@ -34,7 +35,8 @@ import type { GuidanceContext } from './types.js';
 /**
  * Classifiers described as data, for configuration files: `{type: "doom_loop", minRepetitions: 4}`,
  * composites nesting other specs (`{type: "any_of", classifiers: [...]}`), and `llm`, which needs
- * a provider from code. Each node is validated against the schema of its type, so an error names
+ * a provider from code. A composite over an `llm` spec is asynchronous itself (it asks its children
+ * in order and stops when the answer is known); a gate must be local. Each node is validated against the schema of its type, so an error names
  * the exact field (`/providers/0/classifier/classifiers/1/threshold must be >= 1`).
  */
 
@@ -147,35 +149,50 @@ export function buildClassifier(
   const { type: _type, ...rest } = options;
   const leaf = LEAVES[type as string];
   if (leaf) return { kind: 'sync', classifier: leaf.build(rest) };
-  const child = (value: unknown, at: string) => syncChild(value, source, at, dependencies);
+  const child = (value: unknown, at: string) => buildClassifier(value, source, at, dependencies);
   switch (type) {
     case 'all_of':
+    case 'any_of': {
+      const children = (rest.classifiers as unknown[]).map((c, i) =>
+        child(c, `${path}/classifiers/${i}`),
+      );
+      const locals = localOnly(children);
+      if (locals)
+        return { kind: 'sync', classifier: (type === 'all_of' ? allOf : anyOf)(...locals) };
+      const classifiers = children.map((c) => c.classifier);
       return {
-        kind: 'sync',
-        classifier: allOf(
-          ...(rest.classifiers as unknown[]).map((c, i) => child(c, `${path}/classifiers/${i}`)),
-        ),
+        kind: 'async',
+        classifier: (type === 'all_of' ? allOfAsync : anyOfAsync)(...classifiers),
       };
-    case 'any_of':
-      return {
-        kind: 'sync',
-        classifier: anyOf(
-          ...(rest.classifiers as unknown[]).map((c, i) => child(c, `${path}/classifiers/${i}`)),
-        ),
-      };
-    case 'not':
-      return { kind: 'sync', classifier: not(child(rest.classifier, `${path}/classifier`)) };
-    case 'threshold':
-      return {
-        kind: 'sync',
-        classifier: threshold(
-          child(rest.classifier, `${path}/classifier`),
-          rest.minConfidence as number,
-        ),
-      };
+    }
+    case 'not': {
+      const inner = child(rest.classifier, `${path}/classifier`);
+      return inner.kind === 'sync'
+        ? { kind: 'sync', classifier: not(inner.classifier) }
+        : { kind: 'async', classifier: notAsync(inner.classifier) };
+    }
+    case 'threshold': {
+      const inner = child(rest.classifier, `${path}/classifier`);
+      const min = rest.minConfidence as number;
+      return inner.kind === 'sync'
+        ? { kind: 'sync', classifier: threshold(inner.classifier, min) }
+        : { kind: 'async', classifier: thresholdAsync(inner.classifier, min) };
+    }
     default:
       return { kind: 'async', classifier: buildLlm(rest, source, path, dependencies) };
   }
+}
+
+/** The children's classifiers when all are local, else `undefined`. */
+function localOnly(
+  children: readonly BuiltClassifier[],
+): Classifier<GuidanceContext>[] | undefined {
+  const locals: Classifier<GuidanceContext>[] = [];
+  for (const child of children) {
+    if (child.kind === 'async') return undefined;
+    locals.push(child.classifier);
+  }
+  return locals;
 }
 
 function buildLlm(
@@ -215,7 +232,7 @@ function syncChild(
     throw new ConfigError(source, [
       {
         path: `${path}/type`,
-        message: 'must be a local classifier: composites and gates cannot wait for an LLM',
+        message: 'must be a local classifier: a gate decides whether the LLM is asked',
       },
     ]);
   }

@@ -181,8 +181,33 @@ export interface Trajectory {
   progressStall(): ProgressStallPattern | undefined;
 }
 
-/** What a guidance classifier reads (document 001's `GuidanceContext`). */
+/**
+ * The agent session a trajectory belongs to (the original design's `GuidanceContext.session`):
+ * who it is, when it started, and what the application keeps about it for its own classifiers.
+ */
+export interface GuidanceSession {
+  /** Identifies the session: the id given, or a random UUID. */
+  readonly id: string;
+  /** When the session started (the trajectory was created), in ms since the epoch. */
+  readonly startedAt: number;
+  /**
+   * The application's state of the session, read by custom classifiers (the task, the user, a
+   * budget…). The object given is kept by reference: what the application changes, classifiers
+   * see. Default: an empty object.
+   */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** A session as given: every field optional. */
+export interface GuidanceSessionInput {
+  readonly id?: string;
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** What a guidance classifier reads (the original design's `GuidanceContext`). */
 export interface GuidanceContext {
+  /** The session the trajectory belongs to. */
+  readonly session: GuidanceSession;
   readonly trajectory: Trajectory;
   /** Tool calls requested so far, completed or pending. */
   readonly toolCallCount: number;

@@ -68,15 +68,65 @@ describe('extractPrompt', () => {
     expect(prompt.steps).toEqual(['trailing-message']);
   });
 
-  it('case 3: a long pasted document keeps its whole text (persona mode)', () => {
-    const doc = `${'Our service writes audit events to Kafka and the latency rose. '.repeat(12)}`;
-    const content = `${doc}\n\nWhat went wrong?`;
-    expect(extract({ messages: [{ role: 'user', content }] }).text).toBe(content);
+  it('case 3 (guarded): the last paragraph of a long message is the request, as in the design', () => {
+    const rules = `Support rules: ${'answer briefly, in the customer language, about orders only. '.repeat(10)}`;
+    expect(extract(`${rules}\n\nDo you ship to Belgium?`)).toMatchObject({
+      text: 'Do you ship to Belgium?',
+      steps: ['trailing-message'],
+    });
+  });
+
+  it('case 3 (guarded): a sign-off is not the request; the paragraph before it is', () => {
+    const rules = `Support rules: ${'answer briefly, in the customer language, about orders only. '.repeat(10)}`;
+    for (const signOff of [
+      'Thanks!',
+      'thanks in advance.',
+      'Cheers',
+      "Merci d'avance !",
+      '谢谢！',
+      'Thanks,\nMaria',
+    ]) {
+      expect(extract(`${rules}\n\nDo you ship to Belgium?\n\n${signOff}`).text, signOff).toBe(
+        'Do you ship to Belgium?',
+      );
+    }
+    const request = `Build a service that ${'imports statements, normalises them and exposes an API, '.repeat(10)}`;
+    const signed = `${request}\n\nThanks!`;
+    expect(extract(signed)).toMatchObject({ text: signed, steps: [] });
     const always = extractPrompt(
-      { messages: [{ role: 'user', content }] },
+      signed,
       tierOptions({ extraction: { trailingMessage: 'always' } }).extraction,
     );
-    expect(always.text).toBe('What went wrong?');
+    expect(always.text).toBe('Thanks!');
+  });
+
+  it('case 3 (guarded): a request about the text above keeps the whole message', () => {
+    const doc = `${'Our service writes audit events to Kafka and the latency rose. '.repeat(12)}`;
+    for (const question of [
+      'Why does this happen?',
+      'Summarize it in three bullets.',
+      'Explique ce texte.',
+      'Was bedeutet dieser Absatz?',
+      '总结一下上面的内容。',
+    ]) {
+      const content = `${doc}\n\n${question}`;
+      expect(extract({ messages: [{ role: 'user', content }] }).text, question).toBe(content);
+    }
+    // A message that opens like a system prompt is trusted to be one.
+    const persona = `You are Atlas. ${'Follow the JSON schema and the tool rules. '.repeat(15)}`;
+    expect(extract(`${persona}\n\nIs this free?`).text).toBe('Is this free?');
+    expect(extract(`${persona}\n\nthanks`).text).toBe('thanks');
+  });
+
+  it('case 3 modes: persona only after a persona opener; off never', () => {
+    const doc = `${'Our service writes audit events to Kafka and the latency rose. '.repeat(12)}`;
+    const content = `${doc}\n\nWhat went wrong?`;
+    const mode = (trailingMessage: 'persona' | 'off' | 'always') =>
+      extractPrompt(content, tierOptions({ extraction: { trailingMessage } }).extraction).text;
+    expect(mode('persona')).toBe(content);
+    expect(mode('off')).toBe(content);
+    expect(mode('always')).toBe('What went wrong?');
+    expect(extract(content).text).toBe('What went wrong?');
   });
 
   it('does not apply case 3 when the request has a system message', () => {

@@ -1,5 +1,6 @@
 import { InputError } from '../core/errors.js';
 import type { TierOptions } from './options.js';
+import { trailingRequest } from './trailing-message.js';
 
 /**
  * Prompt extraction (document 000): find the user's own words in a request, so that what the
@@ -207,18 +208,13 @@ function refine(
         steps = append(steps, 'embedded-system-prompt');
     }
   }
-  // Case 3: a long message and no system message: the question is likely after the last blank
-  // line, the rest a system prompt sent as user text.
+  // Case 3: a long message and no system message: the request is likely its last paragraph, the
+  // rest a system prompt sent as user text (see trailing-message.ts for when it is not).
   if (!hasSystemPrompt && options.trailingMessage !== 'off' && text.length > options.minChars) {
-    const at = text.lastIndexOf('\n\n');
-    const tail = at >= 0 ? text.slice(at + 2).trim() : '';
-    if (
-      tail.length > 0 &&
-      tail.length < options.maxTailChars &&
-      (options.trailingMessage === 'always' || opensLikeSystemPrompt(text, options.personaOpeners))
-    ) {
-      context = append(context, text.slice(0, at));
-      text = tail;
+    const request = trailingRequest(text, options);
+    if (request !== undefined) {
+      context = append(context, text.slice(0, request.at));
+      text = request.text;
       steps = append(steps, 'trailing-message');
     }
   }
@@ -231,17 +227,3 @@ function append<T>(list: T[] | undefined, item: T): T[] {
   list.push(item);
   return list;
 }
-
-function opensLikeSystemPrompt(text: string, openers: readonly string[]): boolean {
-  const head = text.trimStart().slice(0, 40).toLowerCase();
-  let lowered = loweredOpeners.get(openers);
-  if (!lowered) {
-    lowered = openers.map((opener) => opener.toLowerCase());
-    loweredOpeners.set(openers, lowered);
-  }
-  for (const opener of lowered) if (head.startsWith(opener)) return true;
-  return false;
-}
-
-/** Persona openers in lower case, per options list (lower-casing them per call cost ~0.8 µs). */
-const loweredOpeners = new WeakMap<readonly string[], readonly string[]>();

@@ -3,6 +3,7 @@ import { ConfigError } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
 import { KEYWORD_LANGUAGES } from './keywords/index.js';
 import { TIERS, type Tier, tierRank } from './tiers.js';
+import { DEFAULT_BACK_REFERENCES, DEFAULT_SIGN_OFFS } from './trailing-message.js';
 import { TierWeightsSchema, weightIssues } from './weights.js';
 
 /**
@@ -258,16 +259,23 @@ export const TierOptionsSchema = Type.Object(
         /** Remove the system prompt when a client pasted it into the user message (case 2). */
         stripEmbeddedSystemPrompt: Type.Boolean({ default: true }),
         /**
-         * Case 3: a long user message and no system message. `persona` (default) scores only the
-         * text after the last blank line when the message opens like a system prompt ("You
-         * are …"); `always` does so for every long message, as the document says (which cuts a
-         * pasted document off its question); `off` never.
+         * Case 3: a long user message and no system message, whose last paragraph is likely the
+         * user's request and the rest a system prompt sent as user text. `guarded` (default): the
+         * original design's rule, scoring only the last paragraph, except that a trailing sign-off
+         * ("Thanks!", `signOffs`) is skipped for the paragraph before it, and a last paragraph
+         * that refers back to the text above ("Why does this fail?", `backReferences`) keeps the
+         * whole message (it is about that text), unless the message opens like a system prompt
+         * (`personaOpeners`). `always`: the design's rule without exceptions. `persona`: only
+         * when the message opens like a system prompt. `off`: never.
          */
         trailingMessage: Type.Union(
-          [Type.Literal('persona'), Type.Literal('always'), Type.Literal('off')],
-          {
-            default: 'persona',
-          },
+          [
+            Type.Literal('guarded'),
+            Type.Literal('always'),
+            Type.Literal('persona'),
+            Type.Literal('off'),
+          ],
+          { default: 'guarded' },
         ),
         /** A user message longer than this (characters) may hold a system prompt (case 3). */
         minChars: Type.Integer({ minimum: 1, default: 500 }),
@@ -301,6 +309,18 @@ export const TierOptionsSchema = Type.Object(
             '당신은',
             'أنت ',
           ],
+        }),
+        /**
+         * Paragraphs that only close a message (case 3, `guarded`): compared whole, ignoring case,
+         * punctuation and symbols; a signature line may follow.
+         */
+        signOffs: Type.Array(Type.String({ minLength: 1 }), { default: [...DEFAULT_SIGN_OFFS] }),
+        /**
+         * Words by which a last paragraph refers back to the text above it (case 3, `guarded`),
+         * in the lexicon syntax: whole words, CJK anywhere.
+         */
+        backReferences: Type.Array(Type.String({ minLength: 1 }), {
+          default: [...DEFAULT_BACK_REFERENCES],
         }),
       },
       { additionalProperties: false, default: {} },

@@ -418,6 +418,8 @@ const NO_EXTRACTION: TierOptions['extraction'] = {
   minChars: 1,
   maxTailChars: 1,
   personaOpeners: [],
+  signOffs: [],
+  backReferences: [],
 };
 
 /** The scorer's verdict for the hybrid. */

@@ -22,7 +22,7 @@ export {
   classifyStepError,
   ERROR_SEVERITIES,
   type ErrorClassification,
-  type ErrorSeverity,
+  ErrorSeverity,
   StepError,
 } from './severity.js';
 export {

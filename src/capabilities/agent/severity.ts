@@ -25,6 +25,15 @@ export const ERROR_SEVERITIES = [
 /** One severity. */
 export type ErrorSeverity = (typeof ERROR_SEVERITIES)[number];
 
+/** The severities by name, as the original design's enum reads: `ErrorSeverity.RETRIABLE`. */
+export const ErrorSeverity: { readonly [S in ErrorSeverity]: S } = Object.freeze({
+  RETRIABLE: 'RETRIABLE',
+  REPLANNING: 'REPLANNING',
+  RECLASSIFICATION: 'RECLASSIFICATION',
+  CRITICAL: 'CRITICAL',
+  FATAL: 'FATAL',
+});
+
 /** A classified error. */
 export interface ErrorClassification {
   readonly severity: ErrorSeverity;

@@ -58,6 +58,35 @@ describe('SensitiveContentClassifier', () => {
   it('does not fire on max_tokens and other words that merely contain a term', () => {
     expect(fires({ max_tokens: 512, maxTokens: 5, prompt: 'count the tokens' })).toBe(false);
     expect(fires({ q: 'call the secretary about the tokenizer', passwordless: false })).toBe(false);
+    for (const params of [
+      { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, maxtokens: 9 },
+      { usage: { input_tokens: 1, output_tokens: 2 }, tokens: ['a', 'b'], num_tokens: 2 },
+      { q: 'the passwordless login page; tokenization; secretariat; credentialing' },
+    ]) {
+      expect(fires(params), JSON.stringify(params)).toBe(false);
+    }
+  });
+
+  it('fires on the plurals and compounds the original patterns caught', () => {
+    for (const params of [
+      { access_tokens: ['x'] },
+      { auth_tokens: 'x' },
+      { refreshTokens: 'x' },
+      { apikeys: 'x' },
+      { APIKEYS: 'x' },
+      { accesstoken: 'x' },
+      { githubtoken: 'x' },
+      { dbpassword: 'x' },
+      { admin_passwords: ['x'] },
+      { clientsecret: 'x' },
+      { client_secrets: 'x' },
+      { awscredentials: 'x' },
+      { private_keys: 'x' },
+      { secretkey: 'x' },
+      { cmd: 'export OPENAI_APIKEY=x' },
+    ]) {
+      expect(fires(params), JSON.stringify(params)).toBe(true);
+    }
   });
 
   it('fires on key names and values on word boundaries, whatever the identifier style', () => {

@@ -60,6 +60,57 @@ describe('DoomLoopClassifier', () => {
     expect(classifier.classify(contextOf(events)).relevant).toBe(false);
   });
 
+  it('does not fold the identity of what is acted on: other files, other pages', () => {
+    const files = [1, 2, 3].flatMap((n) => [
+      ok('read_file', { path: `src/file${n}.ts` }),
+      ok('grep', { pattern: 'parseConfig' }),
+    ]);
+    expect(classifier.classify(contextOf(files)).relevant).toBe(false);
+    const pages = [0, 100, 200].flatMap((offset) => [
+      ok('read_file', { path: 'src/big.ts', offset, limit: 100 }),
+      ok('grep', { pattern: 'parseConfig' }),
+    ]);
+    expect(classifier.classify(contextOf(pages)).relevant).toBe(false);
+    const lines = [1, 101, 201].flatMap((from) => [
+      ok('bash', { cmd: `sed -n ${from},${from + 99}p src/big.ts` }),
+      ok('grep', { pattern: 'parseConfig' }),
+    ]);
+    expect(classifier.classify(contextOf(lines)).relevant).toBe(false);
+    const tests = [1, 2, 3].flatMap((n) => [
+      fail('bash', { cmd: `pytest -k test_${n}` }),
+      ok('edit', { path: 'src/a.py' }),
+    ]);
+    expect(classifier.classify(contextOf(tests)).relevant).toBe(false);
+  });
+
+  it('still folds real near-repeats: a new timestamp, request id or temp dir each time', () => {
+    const stamps = ['2024-05-01T10:00:03Z', '2024-05-01T10:01:17Z', '2024-05-01T10:02:40Z'];
+    const byTimestamp = stamps.flatMap((since) => [
+      fail('bash', { cmd: `journalctl -u api --since "${since}"` }),
+      ok('edit', { path: 'src/api.ts' }),
+    ]);
+    const ids = ['7f3c9a1e-0b1d-4c2e-9f00-123456789abc', '0c6b1f9e-7d2a-4e11-8b3f-aa00bb11cc22'];
+    const byRequestId = [...ids, '5e1d2c3b-4a59-4687-9abc-def012345678'].flatMap((id) => [
+      fail('http_post', { url: 'https://api.example.com/orders', headers: { 'X-Request-Id': id } }),
+      ok('read_file', { path: 'src/orders.ts' }),
+    ]);
+    const byTempDir = ['build-1042', 'build-1187', 'build-1203'].flatMap((dir) => [
+      fail('bash', { cmd: `make -C /tmp/${dir} all` }),
+      ok('edit', { path: 'Makefile' }),
+    ]);
+    const byEpoch = [1_714_557_603_120, 1_714_557_677_004, 1_714_557_760_982].flatMap((t) => [
+      fail('http_get', { url: 'https://api.example.com/status', ts: t }),
+      ok('sleep', { seconds: 5 }),
+    ]);
+    for (const [name, events] of Object.entries({ byTimestamp, byRequestId, byTempDir, byEpoch })) {
+      expect(classifier.classify(contextOf(events)), name).toMatchObject({
+        relevant: true,
+        confidence: 0.5,
+        metadata: { repetitions: 3, exactRepetitions: 1 },
+      });
+    }
+  });
+
   it('rejects options that make no sense, naming the field', () => {
     expect(() => new DoomLoopClassifier({ minRepetitions: 1 })).toThrow(ConfigError);
     expect(() => new DoomLoopClassifier({ minRepetitions: 1 })).toThrow(

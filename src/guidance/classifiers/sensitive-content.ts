@@ -5,26 +5,46 @@ import { compileLexicon, type Lexicon, type LexiconScan } from '../../text/index
 import type { GuidanceContext, ToolCall } from '../types.js';
 import { classifierOptions } from './options.js';
 
+// What a plural "tokens" must follow to name secrets: alone, `tokens` is what a model counts
+// (`max_tokens`, `prompt_tokens`), not a credential.
+const SECRET_TOKEN_KINDS = ['access', 'auth', 'refresh', 'api', 'bearer', 'session', 'id', 'oauth'];
+
 /**
  * Terms that mark a call as touching secrets, matched as whole words of keys and string values
- * after identifiers are split into words (`api_key`, `apiKey`, `X-API-KEY` → "api key"). Plural
- * forms are listed where they name secrets; `tokens` is not, so `max_tokens` stays quiet.
+ * after identifiers are split into words (`api_key`, `apiKey`, `X-API-KEY` → "api key"). They
+ * cover what the original design's patterns (`password`, `secret`, `api[_-]?key`, `credential`,
+ * `token`) were meant to catch, plurals and compounds included (`passwords`, `client_secrets`,
+ * `apikeys`, `access_tokens`, `dbpassword`, `authtoken`: a leading `*` allows a glued prefix),
+ * without the words that merely contain one: `max_tokens` and `prompt_tokens` (a plain `tokens`
+ * is what a model counts, so only the plurals of secret kinds of token count), `tokenizer`,
+ * `secretary`, `passwordless`.
  */
 export const DEFAULT_SENSITIVE_TERMS: readonly string[] = [
-  'password',
-  'passwords',
-  'passwd',
+  '*password',
+  '*passwords',
+  '*passwd',
   'passphrase',
-  'secret',
-  'secrets',
+  'passphrases',
+  '*secret',
+  '*secrets',
+  'secretkey',
+  'secretkeys',
   'api key',
   'api keys',
-  'apikey',
-  'credential',
-  'credentials',
-  'token',
+  '*apikey',
+  '*apikeys',
+  '*credential',
+  '*credentials',
+  '*token',
+  ...SECRET_TOKEN_KINDS.flatMap((kind) => [`${kind} tokens`, `${kind}tokens`]),
   'private key',
+  'private keys',
+  'privatekey',
+  'privatekeys',
   'access key',
+  'access keys',
+  'accesskey',
+  'accesskeys',
   'authorization',
   'bearer',
 ];
@@ -83,9 +103,10 @@ const IDENTIFIER_BOUNDARY =
 const FIELD_SEPARATOR = ' | ';
 
 /**
- * Fires when a pending call's params mention a secret (document 001's patterns, on word
- * boundaries of keys and values: SPEC-NOTES). `max_tokens`, `tokenizer` and `secretary` do not
- * match; `password`, `api_key`, `apiKey`, `AWS_SECRET_ACCESS_KEY` and `auth_token` do.
+ * Fires when a pending call's params mention a secret (the original design's patterns, on word
+ * boundaries of keys and values). `max_tokens`, `tokenizer` and `secretary` do not match;
+ * `password`, `api_key`, `apiKey`, `apikeys`, `AWS_SECRET_ACCESS_KEY`, `auth_token` and
+ * `access_tokens` do.
  * Confidence 0.9. Only the first `maxScanChars` characters of a call's keys and values are
  * scanned, and each pending call is scanned once, however many events pass while it is pending.
  */

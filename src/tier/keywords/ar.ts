@@ -40,6 +40,11 @@ function weakNouns(...words: string[]): LexiconEntryInput[] {
 }
 
 /** Imperative verbs. */
+function strongNouns(...words: string[]): LexiconEntryInput[] {
+  return expand(words, NOUN_PROCLITICS, 2);
+}
+
+/** Imperative verbs. */
 function verbs(...words: string[]): LexiconEntryInput[] {
   return expand(words, VERB_PROCLITICS, 1);
 }
@@ -49,18 +54,26 @@ export const ar: KeywordPack = {
     ...nouns('كود', 'شيفرة', 'برمجة', 'دالة', 'دوال', 'متغير', 'مصفوفة', 'سكربت', 'بايثون'),
   ],
   reasoningMarkers: [
-    ...verbs('برهن', 'أثبت', 'استنتج', 'اشتق'),
-    ...nouns('إثبات', 'برهان', 'مبرهنة', 'استقراء', 'لغز'),
+    // "Prove that", "think step by step", "explain your reasoning": enough on their own.
+    ...strong('أثبت أن', 'برهن أن', 'برهن على أن', 'فكر خطوة بخطوة', 'اشرح استدلالك'),
+    ...strong('اشرح طريقة تفكيرك'),
+    ...strongNouns('برهان دقيق', 'إثبات دقيق'),
+    ...verbs('برهن', 'أثبت', 'استنتج', 'اشتق', 'حل'),
+    ...nouns('إثبات', 'برهان', 'مبرهنة', 'استقراء', 'لغز', 'استدلال'),
     'خطوة بخطوة',
     'بالتناقض',
     'حل المعادلة',
     ...weakNouns('معادلة', 'احتمال', 'تكامل', 'مشتقة', 'نظرية', 'منطق'),
-    ...weak('احسب'),
+    ...weak('احسب', 'غير نسبي', 'لا نهائي', 'لا نهائيا', 'عدد أولي'),
+    ...weakNouns('أعداد أولية', 'الأعداد الأولية'),
   ],
   technicalTerms: [
     ...nouns('خوارزمية', 'خوارزميات', 'معمارية', 'بنية تحتية', 'موزعة', 'قاعدة بيانات'),
     ...nouns('قواعد بيانات', 'خادم', 'خوادم', 'تعلم الآلة', 'تعلم آلي', 'شبكة عصبية'),
     ...nouns('شبكات عصبية', 'تشفير', 'هيكل البيانات', 'هياكل البيانات', 'بروتوكول'),
+    ...nouns('خدمات مصغرة', 'خط بيانات', 'خطوط بيانات', 'مستودع بيانات', 'طابور رسائل'),
+    ...nouns('ذاكرة تخزين مؤقت', 'قابلة للتوسع', 'قابلية التوسع', 'ترحيل', 'بوابة', 'مراقبة'),
+    'في الوقت الفعلي',
     ...weakNouns('تعقيد', 'أداء', 'نموذج'),
   ],
   creativeMarkers: [
@@ -77,6 +90,11 @@ export const ar: KeywordPack = {
     'ما معنى',
     ...verbs('ترجم'),
     'كيف حالك',
+    'من كتب',
+    'من اخترع',
+    'من اكتشف',
+    'من رسم',
+    'من ألف',
     'صباح الخير',
     'مساء الخير',
     // Question openers: common in simple questions, but they open hard ones too.
@@ -93,7 +111,7 @@ export const ar: KeywordPack = {
   ],
   imperativeVerbs: [
     ...verbs('أنشئ', 'طور', 'صمم', 'اكتب', 'نفذ', 'حلل', 'قارن', 'لخص', 'أعد كتابة'),
-    ...verbs('اشرح'),
+    ...verbs('اشرح', 'انقل', 'حدد'),
   ],
   constraintCount: [
     'على الأكثر',

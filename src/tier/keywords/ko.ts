@@ -20,6 +20,10 @@ export const ko: KeywordPack = {
     '정규식*',
   ],
   reasoningMarkers: [
+    // "Prove that", "think step by step", "explain your reasoning": enough on their own.
+    ...strong('증명하세요', '증명하시오', '증명해 주세요', '증명해주세요', '증명하라'),
+    ...strong('추론 과정*', '단계적으로 생각*', '단계별로 생각*'),
+    '단계적*',
     '증명*',
     '유도하*',
     '보조정리*',
@@ -33,6 +37,7 @@ export const ko: KeywordPack = {
     '퍼즐*',
     '풀어*',
     ...weak('방정식*', '확률*', '적분*', '미분*', '계산*', '최적*', '삼각형*', '부등식*'),
+    ...weak('무리수*', '유리수*', '소수가', '소수는', '소수의', '무한*', '내각*'),
   ],
   technicalTerms: [
     '알고리즘*',
@@ -64,6 +69,13 @@ export const ko: KeywordPack = {
     '모니터링*',
     '롤백*',
     '파이프라인*',
+    '데이터 파이프라인*',
+    '데이터 웨어하우스*',
+    '실시간*',
+    '모놀리식*',
+    '마이그레이션*',
+    '게이트웨이*',
+    '무중단*',
     ...weak('성능*', '네트워크*', '모델*'),
   ],
   creativeMarkers: [
@@ -95,6 +107,15 @@ export const ko: KeywordPack = {
     '의미는',
     '번역*',
     '몇 살',
+    '몇 개*',
+    '몇 명*',
+    '몇 마리*',
+    '몇 시*',
+    '누가 썼*',
+    '누가 그렸*',
+    '누가 만들*',
+    '누가 발명*',
+    '누가 발견*',
     // Question openers: common in simple questions, but they open hard ones too.
     ...weak('뭐야', '무엇인가요', '무엇입니까', '뭐예요', '뭔가요', '누구*', '어디*', '언제*'),
   ],
