@@ -213,6 +213,34 @@ export function createProvider(
   };
 }
 
+/**
+ * A provider built from configuration, or why there is none: the environment variable its key is
+ * read from is unset. Document 000 degrades there ("no API key for classifier model: skips the
+ * LLM"), so the LLM checks run without it instead of the program refusing to start.
+ */
+export type ProviderOrDisabled =
+  | { readonly provider: ConfiguredProvider; readonly disabled?: undefined }
+  | { readonly provider?: undefined; readonly disabled: string };
+
+/**
+ * {@link createProvider}, except that a key variable that is unset gives no provider and the
+ * reason (`environment variable OPENAI_API_KEY is not set: the LLM check is off`) instead of an
+ * error. An invalid configuration still throws a {@link ConfigError}.
+ */
+export function createProviderIfKeyed(
+  value: unknown,
+  options: CreateProviderOptions = {},
+): ProviderOrDisabled {
+  const config = parseProviderConfig(value, options.source ?? 'LLM provider config');
+  const variable = config.apiKeyEnv;
+  if (variable !== undefined && !(options.env ?? process.env)[variable]) {
+    return {
+      disabled: `environment variable ${variable} is not set: the LLM check of provider '${config.id}' is off until it is`,
+    };
+  }
+  return { provider: createProvider(config, options) };
+}
+
 function wireFor(config: ProviderConfig): WireAdapter {
   switch (config.kind) {
     case 'anthropic':

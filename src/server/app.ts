@@ -7,7 +7,7 @@ import Fastify, {
 } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import type { InjectionConfigInput } from '../injection/config.js';
-import { type ConfiguredProvider, createProvider } from '../llm/config.js';
+import type { ConfiguredProvider } from '../llm/config.js';
 import { createTriage, type Triage } from '../triage.js';
 import { ClientKeys } from './auth.js';
 import { readJsonBody } from './body-reader.js';
@@ -26,6 +26,7 @@ import { errorBody, errorTypeOf, HttpError } from './errors.js';
 import { OpenExchanges, shuttingDownBody } from './exchange.js';
 import { exposureWarning } from './exposure.js';
 import { InjectionScreen } from './injection-screen.js';
+import { llmCheckStatus, serverLlm } from './llm-check.js';
 import { createLogger } from './logging.js';
 import { ServerMetrics } from './metrics.js';
 import { protocolErrorHandler } from './protocol-errors.js';
@@ -107,7 +108,8 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
   const catalog = new Catalog(config);
   const upstreams = new Upstreams(config, env, secrets);
-  const llm = config.llm ? createProvider(config.llm, { env, source: 'llm' }) : undefined;
+  const built = serverLlm(config, env, logger);
+  const llm = built?.provider;
   const triage = triageOf(config, options.tiers === undefined, llm);
   const tiers = options.tiers ?? tierRouterPort(triage);
   const exchanges = new OpenExchanges();
@@ -123,6 +125,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     router: new Router(catalog, tiers, config.server.unknownModel),
     triage,
     injection: new InjectionScreen(config.injection, triage),
+    llmCheck: llmCheckStatus(triage, built, metrics),
   };
 
   const app = Fastify({

@@ -134,7 +134,6 @@ describe('server configuration', () => {
       }),
     ).toEqual(
       expect.arrayContaining([
-        '/llm/apiKeyEnv environment variable LLM_KEY is not set',
         '/context/localConfidenceThreshold must be <= 1',
         '/context/colour is not a known field',
       ]),

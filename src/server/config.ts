@@ -41,7 +41,8 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-k
 /**
  * Validates a configuration (parsed from a file, or built in code), fills in defaults, and checks
  * what the schema cannot: tiers name known providers, no credentials in headers, environment
- * variables named for keys are set. Throws a {@link ConfigError} naming `source` and every bad
+ * variables named for upstream and client keys are set (the `llm` section's may be unset: the
+ * LLM check is then off). Throws a {@link ConfigError} naming `source` and every bad
  * field by path.
  */
 export function parseServerConfig(
@@ -115,12 +116,8 @@ export function parseServerConfig(
       }
     });
   }
-  if (config.llm?.apiKeyEnv !== undefined && !env[config.llm.apiKeyEnv]) {
-    issues.push({
-      path: '/llm/apiKeyEnv',
-      message: `environment variable ${config.llm.apiKeyEnv} is not set`,
-    });
-  }
+  // An unset key variable of the `llm` section is not an error: the server starts with the LLM
+  // check off and says so (server/llm-check.ts). An upstream's is: no request could reach it.
   issues.push(...nestedIssues('/context', () => contextConfigOf(config)));
   issues.push(
     ...nestedIssues('/injection/detector', () =>

@@ -8,6 +8,7 @@ import type { ServerConfig } from './config.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
 import type { Exchange, OpenExchanges } from './exchange.js';
 import type { InjectionFinding, InjectionScreen } from './injection-screen.js';
+import type { LlmCheckStatus } from './llm-check.js';
 import type { ServerMetrics } from './metrics.js';
 import type { Router, Routing } from './routing.js';
 import type { Upstreams } from './upstreams.js';
@@ -25,6 +26,8 @@ export interface ServerContext {
   readonly triage: Triage;
   /** The prompt-injection screen: the policy over the front door's injection part. */
   readonly injection: InjectionScreen;
+  /** Whether the LLM check is on (off when its key variable is unset), for `/health`. */
+  readonly llmCheck: LlmCheckStatus;
   /** Chat exchanges in flight, ended cleanly when the server shuts down. */
   readonly exchanges: OpenExchanges;
 }

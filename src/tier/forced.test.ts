@@ -20,7 +20,15 @@ describe('forced tiers from model ids', () => {
   });
 
   it('classifies every other id', () => {
-    for (const id of ['auto', 'triage/auto', 'claw-llm-router/auto', 'gpt-4o', 'other/simple', '', undefined]) {
+    for (const id of [
+      'auto',
+      'triage/auto',
+      'claw-llm-router/auto',
+      'gpt-4o',
+      'other/simple',
+      '',
+      undefined,
+    ]) {
       expect(forced(id)).toBeUndefined();
     }
   });
