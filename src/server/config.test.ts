@@ -28,6 +28,7 @@ describe('server configuration', () => {
       requestTimeoutMs: 60_000,
       decisionHeaders: true,
       unknownModel: 'reject',
+      admin: { allowLoopback: true },
       log: { level: 'info', prompts: false },
     });
     expect(config.providers).toEqual({});

@@ -127,6 +127,13 @@ export function parseServerConfig(
       validateGuard(structuredClone(config.injection.guard ?? {})),
     ),
   );
+  const adminKeysEnv = config.server.admin.keysEnv;
+  if (adminKeysEnv !== undefined && clientKeysFrom(env[adminKeysEnv]).length === 0) {
+    issues.push({
+      path: '/server/admin/keysEnv',
+      message: `environment variable ${adminKeysEnv} is not set (or holds no key)`,
+    });
+  }
   const keysEnv = config.server.auth?.keysEnv;
   if (keysEnv !== undefined && clientKeysFrom(env[keysEnv]).length === 0) {
     issues.push({
@@ -250,8 +257,18 @@ export function clientKeys(
   return [...(auth.keys ?? []), ...clientKeysFrom(auth.keysEnv ? env[auth.keysEnv] : undefined)];
 }
 
+/** The admin keys of a configuration: those in the file and those in `keysEnv`. */
+export function adminKeys(
+  config: ServerConfig,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
+  const { admin } = config.server;
+  return [...(admin.keys ?? []), ...clientKeysFrom(admin.keysEnv ? env[admin.keysEnv] : undefined)];
+}
+
 /**
- * Every key the server knows (upstream keys, the classifier LLM's, client keys), for redaction:
+ * Every key the server knows (upstream keys, the classifier LLM's, client and admin keys), for
+ * redaction:
  * none of them may leave in an answer, a header or a log line.
  */
 export function knownKeys(
@@ -263,7 +280,11 @@ export function knownKeys(
     config.llm?.apiKeyEnv,
   ];
   const keys = named.flatMap((name) => (name === undefined ? [] : [env[name]]));
-  return [...keys.filter((key): key is string => key !== undefined), ...clientKeys(config, env)];
+  return [
+    ...keys.filter((key): key is string => key !== undefined),
+    ...clientKeys(config, env),
+    ...adminKeys(config, env),
+  ];
 }
 
 function clientKeysFrom(value: string | undefined): string[] {

@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { ContextDecision } from '../context/router.js';
 import type { Triage } from '../triage.js';
 import type { TriageRequest } from '../triage-request.js';
+import type { AdminAccess } from './admin-access.js';
 import type { Catalog } from './catalog.js';
+import type { ClassifierSwitch } from './classifier-switch.js';
 import type { ServerConfig } from './config.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
 import type { Exchange, OpenExchanges } from './exchange.js';
@@ -28,6 +30,10 @@ export interface ServerContext {
   readonly injection: InjectionScreen;
   /** Whether the LLM check is on (off when its key variable is unset), for `/health`. */
   readonly llmCheck: LlmCheckStatus;
+  /** The tier classifier's model, switchable at run time. */
+  readonly classifier: ClassifierSwitch;
+  /** Who may change the server at run time. */
+  readonly admin: AdminAccess;
   /** Chat exchanges in flight, ended cleanly when the server shuts down. */
   readonly exchanges: OpenExchanges;
 }
