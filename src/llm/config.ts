@@ -68,6 +68,11 @@ export const ProviderConfigSchema = Type.Object(
     ),
     /** kind `openai` only: `strict: true` on JSON schemas (OpenAI's strict mode). */
     strictSchema: Type.Optional(Type.Boolean()),
+    /**
+     * kind `ollama` only: Ollama's model `options` sent with every call (`num_ctx`, `top_p`,
+     * `top_k`, `repeat_penalty`, …); a call's own temperature, seed and token limit win.
+     */
+    options: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Unknown())),
     /** kind `openai` only: the token-limit field (`max_completion_tokens` for newer OpenAI models). */
     maxTokensField: Type.Optional(
       Type.Union([Type.Literal('max_tokens'), Type.Literal('max_completion_tokens')]),
@@ -107,6 +112,9 @@ export function parseProviderConfig(
         message: 'must not hold a credential: name the environment variable in apiKeyEnv',
       });
     }
+  }
+  if (config.kind !== 'ollama' && config.options !== undefined) {
+    issues.push({ path: '/options', message: 'applies to kind ollama only' });
   }
   if (config.kind !== 'openai') {
     for (const option of OPENAI_ONLY) {
@@ -246,7 +254,7 @@ function wireFor(config: ProviderConfig): WireAdapter {
     case 'anthropic':
       return anthropicWire();
     case 'ollama':
-      return ollamaWire();
+      return ollamaWire(config.options);
     case 'openai':
       return openAiWire({
         ...defined('structuredOutput', config.structuredOutput),
