@@ -14,7 +14,7 @@ import { withoutDeprecatedNames } from './settings.js';
 /** open-classify's `ollama` section. */
 export const OllamaSectionSchema = Type.Object(
   {
-    /** Where Ollama listens. Default `http://127.0.0.1:11434`. */
+    /** Where Ollama listens. Default: `OLLAMA_HOST`, else `http://127.0.0.1:11434`. */
     baseUrl: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
     /** The same, under the name Ollama's own client gives it. */
     host: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
@@ -44,7 +44,11 @@ export const OPEN_CLASSIFY_PROVIDER_ID = 'ollama';
  * token limit where the runner does not set them; `aggregator.confidenceThreshold` into
  * `certaintyThreshold`. Anything else is left for the pipeline's schema to judge.
  */
-export function fromOpenClassifyConfig(value: unknown, source: string): unknown {
+export function fromOpenClassifyConfig(
+  value: unknown,
+  source: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   let config = structuredClone(value) as Record<string, unknown>;
   config = withoutDeprecatedNames(config, source) as Record<string, unknown>;
@@ -58,7 +62,7 @@ export function fromOpenClassifyConfig(value: unknown, source: string): unknown 
     ]);
   }
   const options = ollama.options ?? {};
-  const baseUrl = ollama.baseUrl ?? ollama.host;
+  const baseUrl = ollama.baseUrl ?? ollama.host ?? ollamaHost(env.OLLAMA_HOST);
   return {
     ...rest,
     runner: {
@@ -81,6 +85,16 @@ export function fromOpenClassifyConfig(value: unknown, source: string): unknown 
 /** `{[name]: value}` when the runner does not set `name` itself and `value` is given. */
 function runnerSetting(runner: Record<string, unknown>, name: string, value: unknown) {
   return runner[name] !== undefined || value === undefined ? {} : { [name]: value };
+}
+
+/**
+ * Ollama's own `OLLAMA_HOST` (`127.0.0.1:11434`, `http://gpu-box:11434`), as its clients read it
+ * when nothing else names the server; a value without a scheme is `http://`.
+ */
+function ollamaHost(value: string | undefined): string | undefined {
+  const host = value?.trim();
+  if (!host) return undefined;
+  return /^https?:\/\//.test(host) ? host : `http://${host}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
