@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { messageText, roleOf } from '../triage-request.js';
 import type { ParsedBody } from './body.js';
 import type { ClassifierStatus } from './classifier-switch.js';
@@ -27,18 +27,33 @@ const COMMAND_MODEL = 'triage/router';
 const COMMAND = /^\/router(?:\s+([\s\S]*))?$/;
 
 export function registerRouterCommand(app: FastifyInstance, ctx: ServerContext): void {
-  app.addHook('preHandler', async (request, reply) => {
-    if (!CHAT_ROUTES.has(request.routeOptions.url ?? '')) return;
+  const intercept: preHandlerHookHandler = (request, reply, done) => {
     const command = routerCommandOf(request.body);
-    if (command === undefined) return;
-    const text = answer(command, request, ctx);
+    if (command === undefined) return done();
+    let text: string;
+    try {
+      text = answer(command, request, ctx);
+    } catch (error) {
+      return done(error as Error);
+    }
     ctx.metrics.requests.inc({
       endpoint: 'router_command',
       tier: 'none',
       model: 'none',
       status: 200,
     });
-    return sendAnswer(reply, text, streamWanted(request.body));
+    // Answered here: the handler does not run (done is not called).
+    void sendAnswer(reply, text, streamWanted(request.body));
+  };
+  // Only the chat routes get the check, so that no other route pays for it; registered before
+  // them, it sees them as they are added.
+  app.addHook('onRoute', (route) => {
+    if (!CHAT_ROUTES.has(route.url)) return;
+    const existing = route.preHandler;
+    route.preHandler =
+      existing === undefined
+        ? intercept
+        : [intercept, ...(Array.isArray(existing) ? existing : [existing])];
   });
 }
 
@@ -49,19 +64,23 @@ export function routerCommandOf(body: unknown): string[] | undefined {
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
   const last = messages[messages.length - 1];
   if (roleOf(last) !== 'user') return undefined;
-  const text = messageText(last).trim();
-  if (!text.startsWith('/router')) return undefined;
-  const match = COMMAND.exec(text);
+  const content = (last as { content?: unknown }).content;
+  // The common case, a plain text that is no command, is told without copying it.
+  if (typeof content === 'string' && !LEADS_WITH_COMMAND.test(content)) return undefined;
+  const match = COMMAND.exec(messageText(last).trim());
   if (match === null) return undefined;
   return (match[1] ?? '').split(/\s+/).filter((word) => word.length > 0);
 }
+
+const LEADS_WITH_COMMAND = /^\s*\/router(?:\s|$)/;
 
 /** The text that answers a command. Throws a 403 for a switch by a caller who is no admin. */
 function answer(words: readonly string[], request: FastifyRequest, ctx: ServerContext): string {
   const [verb, argument, ...rest] = words;
   if (verb === undefined || verb === 'help') return HELP;
   if (verb !== 'classifier' || rest.length > 0) {
-    return `Unknown command: /router ${words.join(' ')}\n\n${HELP}`;
+    const said = words.join(' ');
+    return `Unknown command: /router ${said.length > 80 ? `${said.slice(0, 80)}…` : said}\n\n${HELP}`;
   }
   if (argument === undefined) return describe(ctx.classifier.status());
   ctx.admin.check(request);
