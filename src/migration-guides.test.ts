@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli/program.js';
 import { parseYaml } from './core/yaml.js';
+import { createProvider } from './llm/config.js';
 import { createTriageServer } from './server/app.js';
 import { parseServerConfig } from './server/config.js';
 import { type FakeLlmServer, type FakeRequest, startFakeLlm } from './testing/index.js';
@@ -163,3 +165,87 @@ describe('docs/pipeline.md: moving from open-classify', () => {
     expect(models).toEqual(new Set(['gemma4:e4b-it-q4_K_M', 'qwen3:1.7b']));
   });
 });
+
+describe('docs/guidance.md: coming from the original design', () => {
+  it("runs the design's example as the guide shows it, with the design's names", async () => {
+    const [code] = blocks(section(guide('guidance.md'), 'Coming from the original design'), 'ts');
+    const source = fileURLToPath(new URL('./guidance/index.ts', import.meta.url));
+    // Inside the project, so that the test runner compiles it like any module of the project.
+    const cache = fileURLToPath(new URL('../node_modules/.cache/', import.meta.url));
+    mkdirSync(cache, { recursive: true });
+    const dir = mkdtempSync(join(cache, 'triage-guide-'));
+    const file = join(dir, 'example.ts');
+    writeFileSync(
+      file,
+      `${code!.replace("from 'triage/guidance'", `from ${JSON.stringify(source)}`)}\nexport { both, anyError, strict, context, tracker };\n`,
+    );
+    try {
+      const example = await import(file);
+      const shown = /const context = builder\.context; \/\/ \{ ([^}]+) \}/.exec(code!)![1]!;
+      expect(Object.keys(example.context).sort()).toEqual(shown.split(', ').sort());
+      expect(example.context.session).toMatchObject({
+        id: 'run-7',
+        data: { task: 'fix the build' },
+      });
+      expect(example.anyError.classify(example.context).relevant).toEqual(expect.any(Boolean));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('docs/capabilities.md: coming from the original design', () => {
+  let fake: FakeLlmServer;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+  });
+  afterAll(() => fake.close());
+
+  it("runs the design's example as the guide shows it, giving what its comments say", async () => {
+    const [code] = blocks(
+      section(guide('capabilities.md'), 'Coming from the original design'),
+      'ts',
+    );
+    fake.reply({ json: { is_match: true, reason: 'A weather request.' } });
+    const llm = fakeProvider(fake);
+    (globalThis as { __triageDocLlm?: unknown }).__triageDocLlm = llm;
+    const source = fileURLToPath(new URL('./capabilities/index.ts', import.meta.url));
+    const cache = fileURLToPath(new URL('../node_modules/.cache/', import.meta.url));
+    mkdirSync(cache, { recursive: true });
+    const dir = mkdtempSync(join(cache, 'triage-guide-'));
+    const file = join(dir, 'example.ts');
+    // The `llm` the example leaves to the reader, and its last statement (a throw, "in a
+    // capability that finds it was the wrong choice") kept as a value to look at.
+    writeFileSync(
+      file,
+      `const llm = (globalThis as any).__triageDocLlm;\n${code!
+        .replace("from 'triage/capabilities'", `from ${JSON.stringify(source)}`)
+        .replace('throw new StepError(', 'export const thrown = new StepError(')}\n` +
+        'export { active, registry, state };\n',
+    );
+    try {
+      const example = await import(file);
+      expect(example.registry.getAlwaysActiveCapabilityNames()).toEqual(['respond']);
+      expect(code).toContain("registry.getAlwaysActiveCapabilityNames(); // ['respond']");
+      expect(example.active).toEqual(['respond', 'current_weather']);
+      expect(code).toContain(
+        `// Task: "What's the weather like?" → ['respond', 'current_weather']`,
+      );
+      expect(example.thrown.severity).toBe('RECLASSIFICATION');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await llm.close();
+    }
+  });
+});
+
+/** A provider of the fake LLM server, over HTTP. */
+function fakeProvider(fake: FakeLlmServer) {
+  return createProvider({
+    id: 'doc',
+    kind: 'openai',
+    model: 'doc-model',
+    baseUrl: fake.openAiBaseUrl,
+    maxRetries: 0,
+  });
+}
