@@ -22,7 +22,7 @@ import {
   type InjectionGuardOptions,
 } from './injection/guard.js';
 import type { DetectOptions } from './injection/types.js';
-import { createProvider, type ProviderConfigInput } from './llm/config.js';
+import { createProviderIfKeyed, type ProviderConfigInput } from './llm/config.js';
 import { isLlmProvider, type LlmSetting, splitLlmSetting } from './llm/setting.js';
 import type { LlmProvider } from './llm/types.js';
 import type { TierDecision } from './tier/decision.js';
@@ -57,6 +57,9 @@ import {
  * d.tier.tier; d.injection.riskLevel; d.context.mode; d.elapsedMs
  * ```
  */
+
+/** The code of the process warning emitted when the configured LLM's key variable is unset. */
+export const TRIAGE_LLM_OFF_WARNING = 'TRIAGE_LLM_OFF';
 
 /** The parts of a triage decision. */
 export type TriagePart = 'tier' | 'injection' | 'context' | 'capabilities';
@@ -167,6 +170,12 @@ export interface Triage {
   /** The shared LLM, if one is configured. */
   readonly llm: LlmProvider | undefined;
   /**
+   * Why the configured LLM is not used: the environment variable of its key is unset (the LLM
+   * checks are then off, and a process warning with code `TRIAGE_LLM_OFF` said so); `null`
+   * otherwise.
+   */
+  readonly llmUnavailable: string | null;
+  /**
    * Decides every part locally, synchronously, without I/O. A part whose local classifier is
    * unsure (and has an LLM) says so with `needsLlm: true`; {@link decide} then asks the LLM.
    * Throws an `InputError` (a `TriageRequestError`, or a part's own) for a malformed request.
@@ -184,14 +193,20 @@ export interface Triage {
 
 /** Builds the front door (see {@link TriageConfig}). Throws a `ConfigError` for bad sections. */
 export function createTriage(config: TriageConfig = {}): Triage {
-  const owned =
+  const built =
     config.llm === undefined || isLlmProvider(config.llm)
       ? undefined
-      : createProvider(config.llm, {
+      : createProviderIfKeyed(config.llm, {
           source: 'triage llm',
           ...(config.env === undefined ? {} : { env: config.env }),
         });
-  const shared = owned ?? (config.llm as LlmProvider | undefined);
+  // A key variable that is unset turns the LLM checks off, with one warning, as document 000
+  // degrades ("no API key for classifier model: skips the LLM"); every part then decides locally.
+  if (built?.disabled !== undefined) {
+    process.emitWarning(built.disabled, { code: TRIAGE_LLM_OFF_WARNING });
+  }
+  const owned = built?.provider;
+  const shared = built === undefined ? (config.llm as LlmProvider | undefined) : owned;
   const store = config.cache === false ? undefined : (config.cache ?? lruDecisionCache<unknown>());
   const cacheOf = <T>(part: TriagePart): { cache?: DecisionCache<T> } =>
     store === undefined ? {} : { cache: namespacedCache<T>(store, part) };
@@ -211,7 +226,15 @@ export function createTriage(config: TriageConfig = {}): Triage {
           ...cacheOf('capabilities'),
         } as CapabilitySelectorOptions)
       : undefined;
-    return new FrontDoor({ tier, injection, context, capabilities, llm: shared, owned });
+    return new FrontDoor({
+      tier,
+      injection,
+      context,
+      capabilities,
+      llm: shared,
+      llmUnavailable: built?.disabled ?? null,
+      owned,
+    });
   } catch (error) {
     void owned?.close();
     throw error;
@@ -259,6 +282,7 @@ interface Parts {
   readonly context: ContextRouter | undefined;
   readonly capabilities: CapabilitySelector | undefined;
   readonly llm: LlmProvider | undefined;
+  readonly llmUnavailable: string | null;
   readonly owned: { close(): Promise<void> } | undefined;
 }
 
@@ -268,9 +292,11 @@ class FrontDoor implements Triage {
   readonly context: ContextRouter | undefined;
   readonly capabilities: CapabilitySelector | undefined;
   readonly llm: LlmProvider | undefined;
+  readonly llmUnavailable: string | null;
   readonly #owned: { close(): Promise<void> } | undefined;
 
   constructor(parts: Parts) {
+    this.llmUnavailable = parts.llmUnavailable;
     this.tier = parts.tier;
     this.injection = parts.injection;
     this.context = parts.context;

@@ -1,6 +1,7 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { InputError as CoreInputError } from '../core/errors.js';
+import { parseToml } from '../core/toml.js';
 import { parseYaml } from '../core/yaml.js';
 import { Progress } from './progress.js';
 
@@ -72,8 +73,9 @@ export async function* readJsonl(path: string, label = 'reading'): AsyncGenerato
 }
 
 /**
- * The value of a configuration file, JSON or YAML (YAML is a superset of JSON). An unreadable or
- * unparsable file is an {@link InputError} naming the file, on one line.
+ * The value of a configuration file, JSON or YAML (YAML is a superset of JSON), or TOML for a
+ * `.toml` file (the format of some origin projects' configurations). An unreadable or unparsable
+ * file is an {@link InputError} naming the file, on one line.
  */
 export function readConfigFile(path: string): unknown {
   let text: string;
@@ -82,12 +84,13 @@ export function readConfigFile(path: string): unknown {
   } catch (error) {
     throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
+  const toml = /\.toml$/i.test(path);
   try {
-    return parseYaml(text);
+    return toml ? parseToml(text) : parseYaml(text);
   } catch (error) {
     // The parser's message goes on to show the line with a caret below it: keep its first line.
     const [reason] = (error as Error).message.split('\n');
-    throw new InputError(`${path} is not valid JSON or YAML: ${reason}`);
+    throw new InputError(`${path} is not valid ${toml ? 'TOML' : 'JSON or YAML'}: ${reason}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type ConfiguredProvider, createProvider } from '../llm/config.js';
+import { type ConfiguredProvider, createProviderIfKeyed } from '../llm/config.js';
 import { pickProviderConfig, readConfigFile } from './io.js';
 
 /** The flags of a command that can ask an LLM when its local classifier is unsure. */
@@ -24,19 +24,24 @@ export function addLlmOptions(command: Command, purpose = 'to ask when unsure'):
 }
 
 /**
- * Runs `work` with the provider the flags name (or `undefined` without `--llm`), and closes the
- * provider afterwards, whatever happens: an open keep-alive pool would keep the command running.
+ * Runs `work` with the provider the flags name (or `undefined` without `--llm`, or with a warning
+ * on standard error when the variable of its key is unset), and closes the provider afterwards,
+ * whatever happens: an open keep-alive pool would keep the command running.
  */
 export async function withLlmProvider<T>(
   flags: LlmFlags,
   work: (provider: ConfiguredProvider | undefined) => Promise<T>,
 ): Promise<T> {
-  const provider =
+  const built =
     flags.llm === undefined
       ? undefined
-      : createProvider(pickProviderConfig(readConfigFile(flags.llm), flags.llm, flags.provider), {
-          source: flags.llm,
-        });
+      : createProviderIfKeyed(
+          pickProviderConfig(readConfigFile(flags.llm), flags.llm, flags.provider),
+          { source: flags.llm },
+        );
+  // A key variable that is unset turns the check off (every decision local), with a warning.
+  if (built?.disabled !== undefined) process.stderr.write(`triage: warning: ${built.disabled}\n`);
+  const provider = built?.provider;
   try {
     return await work(provider);
   } finally {

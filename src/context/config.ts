@@ -1,6 +1,7 @@
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
 import { expandAlternatives } from '../text/expand.js';
+import { fromKlausConfig } from './klaus-config.js';
 import { DEFAULT_FEATURES, DEFAULT_MODES } from './modes.js';
 import {
   type ContextRouterConfig,
@@ -42,7 +43,7 @@ export function contextRouterConfig(
   if (!isPlainObject(input)) {
     throw new ConfigError(source, [{ path: '', message: 'must be an object' }]);
   }
-  const candidate = COMPLETE.has(input) ? clone(input) : withDefaults(input);
+  const candidate = COMPLETE.has(input) ? clone(input) : withDefaults(fromKlausConfig(input));
   const config = validateSchema(candidate, source);
   const issues = crossCheck(config);
   if (issues.length > 0) throw new ConfigError(source, issues);

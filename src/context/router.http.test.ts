@@ -99,7 +99,8 @@ describe('the context router over HTTP when the LLM never answers', () => {
     expect(decision).toMatchObject({
       mode: STANDALONE_DEFINITION,
       source: 'fallback',
-      reason: 'fallback:llm_timeout(local=0.54)',
+      fallbackCause: 'llm_timeout',
+      reason: 'fallback:low_conf(local=0.54,llm=0.00)',
     });
     await whenAbandonedClosed(fake);
   });

@@ -142,30 +142,45 @@ describe('ContextRouter', () => {
 
   it('falls back when the LLM does not answer within the time limit', async () => {
     const llm = hanging();
-    const router = new ContextRouter({ llm, config: { llm: { timeoutMs: 30 } } });
+    const router = new ContextRouter({ llm, config: { llm: { timeoutMs: 50 } } });
     const pending = router.decide(UNSURE);
     await until(() => llm.requests.length > 0); // its deadline is armed by now
-    expect(await settlesWithin(pending, 30 + 50)).toBe(true);
+    expect(await settlesWithin(pending, 50 + 50)).toBe(true);
     const decision = await pending;
     expect(decision).toMatchObject({
       mode: STANDALONE_DEFINITION,
       source: 'fallback',
+      fallbackCause: 'llm_timeout',
       confidence: 0.5,
-      reason: 'fallback:llm_timeout(local=0.51)',
+      reason: 'fallback:low_conf(local=0.51,llm=0.00)',
     });
     expect(llm.requests[0]!.signal?.aborted).toBe(true);
     expect(router.stats.llmTimeouts).toBe(1);
   });
 
-  it('falls back on an HTTP error, naming it', async () => {
+  it('never gives the LLM less than 50 ms, whatever llm.timeoutMs says (document 004)', async () => {
+    const llm = answering({ mode: GENERAL_CONTEXTUAL, confidence: 0.9, reason: 'x' });
+    for (const timeoutMs of [1, 10, 49]) {
+      const router = new ContextRouter({ llm, config: { llm: { timeoutMs } } });
+      expect(router.config.llm.timeoutMs).toBe(timeoutMs);
+      expect(router.llmTimeoutMs).toBe(50);
+      expect(await router.decide(UNSURE)).toMatchObject({ source: 'llm' });
+      expect(llm.requests.at(-1)!.timeoutMs).toBe(50);
+    }
+    expect(new ContextRouter({ config: { llm: { timeoutMs: 51 } } }).llmTimeoutMs).toBe(51);
+  });
+
+  it('falls back on an HTTP error, with the cause in fallbackCause', async () => {
     const llm = new ScriptedProvider(async () => {
       throw new LlmHttpError('scripted', 503, 'overloaded');
     });
     const decision = await new ContextRouter({ llm }).decide(UNSURE);
-    expect(decision.source).toBe('fallback');
-    expect(decision.reason).toBe(
-      'fallback:llm_error(local=0.51): LlmHttpError: scripted: HTTP 503: overloaded',
-    );
+    expect(decision).toMatchObject({
+      source: 'fallback',
+      fallbackCause: 'llm_error',
+      reason:
+        'fallback:low_conf(local=0.51,llm=0.00): LlmHttpError: scripted: HTTP 503: overloaded',
+    });
   });
 
   it.each([
@@ -259,10 +274,11 @@ describe('ContextRouter', () => {
     expect(await strict.decide(UNSURE)).toMatchObject({
       mode: STANDALONE_DEFINITION,
       source: 'fallback',
-      reason: 'fallback:no_llm(local=0.51)',
+      fallbackCause: 'no_llm',
+      reason: 'fallback:low_conf(local=0.51,llm=0.00)',
     });
     expect(await strict.decide('Hmm?')).toMatchObject({
-      reason: 'fallback:no_llm(local=0.34)',
+      reason: 'fallback:low_conf(local=0.34,llm=0.00)',
     });
   });
 

@@ -26,6 +26,13 @@ import type {
   DeepPartial,
 } from './schema.js';
 
+/**
+ * The shortest time the LLM is given, whatever `llm.timeoutMs` says: document 004 asks with
+ * `timeout=max(0.05, ROUTER_TIMEOUT_MS / 1000)`, since a shorter limit would turn every unsure
+ * question into a timeout. A caller's `deadlineMs` may still cut a decision shorter.
+ */
+export const CONTEXT_LLM_TIMEOUT_FLOOR_MS = 50;
+
 /** The settings of the context router's LLM decision (the `llm` section of its configuration). */
 export type ContextLlmSettings = DeepPartial<ContextLlmConfig>;
 
@@ -81,12 +88,17 @@ export interface ContextDecision extends DecisionAudit {
  * margin `localMarginThreshold` (0.20). Otherwise the LLM, when one is given, is asked under
  * `llm.timeoutMs` (350 ms) and its verdict is used when its own confidence reaches
  * `llm.confidenceThreshold` (0.70). When the LLM fails, times out or is unsure, the fallback mode
- * (standalone definition, confidence 0.5) is used, with a reason recording both confidences.
+ * (standalone definition, confidence 0.5) is used, with the document's reason recording both
+ * confidences and the cause in `fallbackCause`. The LLM is never given less than 50 ms.
  * Without an LLM, an unsure local verdict is kept (`whenUnsureWithoutLlm: 'local'`) or replaced by
  * the fallback (`'fallback'`). A disabled router gives every question `disabledMode`.
  */
 export class ContextRouter {
   readonly config: ContextRouterConfig;
+  /**
+   * The LLM's time limit: `llm.timeoutMs`, but never below {@link CONTEXT_LLM_TIMEOUT_FLOOR_MS}.
+   */
+  readonly llmTimeoutMs: number;
   readonly #local: LocalContextRouter;
   readonly #hybrid: Hybrid<string, string>;
   readonly #llmEnabled: boolean;
@@ -101,6 +113,7 @@ export class ContextRouter {
     const config = this.#local.config;
     this.config = config;
     this.#llmEnabled = provider !== undefined;
+    this.llmTimeoutMs = Math.max(CONTEXT_LLM_TIMEOUT_FLOOR_MS, config.llm.timeoutMs);
     const cache =
       sharedCache ??
       (config.llm.cacheSize > 0
@@ -111,7 +124,7 @@ export class ContextRouter {
       local: (question) => localVerdict(this.#local.route(question)),
       minConfidence: config.localConfidenceThreshold,
       minMargin: config.localMarginThreshold,
-      timeoutMs: config.llm.timeoutMs,
+      timeoutMs: this.llmTimeoutMs,
       llmMinConfidence: config.llm.confidenceThreshold,
       withoutLlm: config.whenUnsureWithoutLlm,
       fallback: (context) => ({
@@ -122,7 +135,10 @@ export class ContextRouter {
       ...(provider === undefined
         ? {}
         : {
-            llm: contextLlmDecider(provider, config),
+            llm: contextLlmDecider(provider, {
+              ...config,
+              llm: { ...config.llm, timeoutMs: this.llmTimeoutMs },
+            }),
             ...(cache === undefined
               ? {}
               : {
@@ -270,22 +286,18 @@ export function createContextRouter(
 }
 
 /**
- * Document 004's fallback reason, `fallback:low_conf(local=0.41,llm=0.55)` when the LLM was unsure;
- * otherwise `fallback:<cause>(local=…)` with the fallback cause (`no_llm`, `llm_timeout`,
- * `llm_invalid`, `deadline`, …) and, after an error, `: <error>`.
+ * Document 004's fallback reason, whatever the cause: `fallback:low_conf(local=0.41,llm=0.55)`,
+ * the LLM's confidence being 0.00 when it gave none (no LLM, a timeout, an error, an invalid
+ * answer, the caller's deadline), as the document's router writes it. After an error or an
+ * invalid answer, the error follows (`…,llm=0.00): LlmHttpError: …`), so that the reason still
+ * says what went wrong; the cause itself is in the decision's `fallbackCause`.
  */
 export function fallbackReason(context: FallbackContext<string, string>): string {
-  const local = `local=${context.local.confidence.toFixed(2)}`;
-  if (context.cause === 'llm_unsure') {
-    return `fallback:low_conf(${local},llm=${(context.llm?.confidence ?? 0).toFixed(2)})`;
-  }
-  const error =
-    context.cause === 'llm_error' || context.cause === 'llm_invalid'
-      ? context.error
-        ? `: ${context.error}`
-        : ''
-      : '';
-  return `fallback:${context.cause}(${local})${error}`;
+  const local = context.local.confidence.toFixed(2);
+  const llm = (context.llm?.confidence ?? 0).toFixed(2);
+  const reason = `fallback:low_conf(local=${local},llm=${llm})`;
+  const failed = context.cause === 'llm_error' || context.cause === 'llm_invalid';
+  return failed && context.error ? `${reason}: ${context.error}` : reason;
 }
 
 /** The cache key text of a question: folded, white space collapsed, cut like the question. */

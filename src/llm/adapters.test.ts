@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseProviderConfig } from './config.js';
 import { LlmHttpError, LlmInvalidOutputError } from './errors.js';
 import { KINDS, TEST_KEY, useFakeLlm } from './fake.test-helpers.js';
 
@@ -223,5 +224,21 @@ describe('Ollama wire format', () => {
       options: { temperature: 0, seed: 3, num_predict: 50 },
     });
     expect(received?.headers.authorization).toBeUndefined();
+  });
+
+  it("sends the configured options (num_ctx, top_p, …), the call's own settings winning", async () => {
+    llm.fake.script({ text: 'ok' });
+    await llm
+      .provider('ollama', { apiKeyEnv: undefined, options: { num_ctx: 4096, top_p: 1, seed: 9 } })
+      .complete({ messages: [{ role: 'user', content: 'x' }], temperature: 0, seed: 0 });
+    expect(llm.fake.requests[0]?.body).toMatchObject({
+      options: { num_ctx: 4096, top_p: 1, temperature: 0, seed: 0 },
+    });
+  });
+
+  it('refuses options on another kind', async () => {
+    expect(() =>
+      parseProviderConfig({ id: 'x', kind: 'openai', model: 'm', options: { top_p: 1 } }),
+    ).toThrow(/\/options applies to kind ollama only/);
   });
 });

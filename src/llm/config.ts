@@ -68,6 +68,11 @@ export const ProviderConfigSchema = Type.Object(
     ),
     /** kind `openai` only: `strict: true` on JSON schemas (OpenAI's strict mode). */
     strictSchema: Type.Optional(Type.Boolean()),
+    /**
+     * kind `ollama` only: Ollama's model `options` sent with every call (`num_ctx`, `top_p`,
+     * `top_k`, `repeat_penalty`, …); a call's own temperature, seed and token limit win.
+     */
+    options: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Unknown())),
     /** kind `openai` only: the token-limit field (`max_completion_tokens` for newer OpenAI models). */
     maxTokensField: Type.Optional(
       Type.Union([Type.Literal('max_tokens'), Type.Literal('max_completion_tokens')]),
@@ -107,6 +112,9 @@ export function parseProviderConfig(
         message: 'must not hold a credential: name the environment variable in apiKeyEnv',
       });
     }
+  }
+  if (config.kind !== 'ollama' && config.options !== undefined) {
+    issues.push({ path: '/options', message: 'applies to kind ollama only' });
   }
   if (config.kind !== 'openai') {
     for (const option of OPENAI_ONLY) {
@@ -213,12 +221,40 @@ export function createProvider(
   };
 }
 
+/**
+ * A provider built from configuration, or why there is none: the environment variable its key is
+ * read from is unset. Document 000 degrades there ("no API key for classifier model: skips the
+ * LLM"), so the LLM checks run without it instead of the program refusing to start.
+ */
+export type ProviderOrDisabled =
+  | { readonly provider: ConfiguredProvider; readonly disabled?: undefined }
+  | { readonly provider?: undefined; readonly disabled: string };
+
+/**
+ * {@link createProvider}, except that a key variable that is unset gives no provider and the
+ * reason (`environment variable OPENAI_API_KEY is not set: the LLM check is off`) instead of an
+ * error. An invalid configuration still throws a {@link ConfigError}.
+ */
+export function createProviderIfKeyed(
+  value: unknown,
+  options: CreateProviderOptions = {},
+): ProviderOrDisabled {
+  const config = parseProviderConfig(value, options.source ?? 'LLM provider config');
+  const variable = config.apiKeyEnv;
+  if (variable !== undefined && !(options.env ?? process.env)[variable]) {
+    return {
+      disabled: `environment variable ${variable} is not set: the LLM check of provider '${config.id}' is off until it is`,
+    };
+  }
+  return { provider: createProvider(config, options) };
+}
+
 function wireFor(config: ProviderConfig): WireAdapter {
   switch (config.kind) {
     case 'anthropic':
       return anthropicWire();
     case 'ollama':
-      return ollamaWire();
+      return ollamaWire(config.options);
     case 'openai':
       return openAiWire({
         ...defined('structuredOutput', config.structuredOutput),

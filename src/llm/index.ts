@@ -24,10 +24,12 @@ export {
   type ConfiguredProviderStats,
   type CreateProviderOptions,
   createProvider,
+  createProviderIfKeyed,
   DEFAULT_BASE_URLS,
   type ProviderConfig,
   type ProviderConfigInput,
   ProviderConfigSchema,
+  type ProviderOrDisabled,
   parseProviderConfig,
 } from './config.js';
 export {
@@ -44,6 +46,7 @@ export {
   type HttpProviderStats,
 } from './http-provider.js';
 export { type LimitedProvider, withConcurrencyLimit } from './limit.js';
+export { type SwitchableProvider, withModelSwitch } from './model-switch.js';
 export { ollamaWire } from './ollama.js';
 export { type OpenAiStructuredOutput, type OpenAiWireOptions, openAiWire } from './openai.js';
 export {

@@ -4,10 +4,10 @@ import { bearer, defined, isRecord, usageOf, type WireAdapter, type WireReply } 
 /**
  * Ollama's native chat: `POST {baseUrl}/api/chat` with `stream: false`. The JSON Schema goes in
  * `format`, which Ollama enforces with constrained decoding; sampling settings go in `options`
- * (`num_predict` is the token limit). A key, when configured (an Ollama behind a proxy), is sent as
- * a Bearer token.
+ * (`num_predict` is the token limit), over the configured `options` (`num_ctx`, `top_p`, …). A key,
+ * when configured (an Ollama behind a proxy), is sent as a Bearer token.
  */
-export function ollamaWire(): WireAdapter {
+export function ollamaWire(configured: Readonly<Record<string, unknown>> = {}): WireAdapter {
   return {
     path: '/api/chat',
     headers: bearer,
@@ -17,6 +17,7 @@ export function ollamaWire(): WireAdapter {
         : [];
       for (const message of request.messages) messages.push(message);
       const options = {
+        ...configured,
         ...defined('temperature', request.temperature),
         ...defined('seed', request.seed),
         ...defined('num_predict', request.maxTokens),

@@ -13,6 +13,7 @@ import {
 import { loadCatalog, type ModelCatalog, parseCatalog } from './catalog.js';
 import { readConfigData } from './files.js';
 import type { LocalStage } from './local-stage.js';
+import { fromOpenClassifyConfig } from './open-classify-config.js';
 import { createPipeline, type Pipeline } from './pipeline.js';
 import {
   AggregatorSettingsSchema,
@@ -26,7 +27,8 @@ import {
  * The pipeline's configuration file (JSON, or YAML for `.yaml`/`.yml`): the runner (the LLM
  * provider, the model of each classifier, the worker pool, custom classifier directories), the
  * model catalog (a file path or inline), the aggregator and the input budgets. Relative paths are
- * read from the configuration file's own folder.
+ * read from the configuration file's own folder. open-classify's own file (an `ollama` section,
+ * the deprecated `aggregator.confidenceThreshold`) is read as it is (open-classify-config.ts).
  */
 export const PipelineConfigSchema = Type.Object(
   {
@@ -69,7 +71,9 @@ export function parsePipelineConfig(
   source = 'pipeline configuration',
   baseDir = process.cwd(),
 ): PipelineConfig {
-  const config = validateConfig(value, source) as Static<typeof PipelineConfigSchema>;
+  const config = validateConfig(fromOpenClassifyConfig(value, source), source) as Static<
+    typeof PipelineConfigSchema
+  >;
   const { provider, ...runner } = config.runner;
   const settings = pipelineSettings(
     {

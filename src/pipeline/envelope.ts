@@ -46,8 +46,8 @@ export interface PipelineAudit {
     readonly classifier: string;
     readonly output: ClassifierOutput;
   }[];
-  /** The model picked from the catalog and how; absent when no catalog is configured. */
-  readonly model_recommendation?: ModelRecommendation;
+  /** The model picked from the catalog and how (`model: null` when no catalog is configured). */
+  readonly model_recommendation: ModelRecommendation;
   readonly meta: {
     readonly mode: PipelineMode;
     readonly target: {
@@ -90,6 +90,11 @@ export interface PipelineResult {
   readonly action: 'route';
   /** The recommended model id, when a catalog is configured. */
   readonly model?: string;
+  /**
+   * What the downstream model is to be given, where a classifier said with enough certainty:
+   * `tools.tools`, the tool ids (open-classify's place for them; also in `audit.tools`).
+   */
+  readonly downstream?: { readonly tools: { readonly tools: readonly string[] } };
   /** Each classifier's output without `reason` and `certainty`, by name, whatever its certainty. */
   readonly classifier_outputs: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly audit: PipelineAudit;
@@ -126,7 +131,7 @@ export interface RunRecord {
   readonly input: PreparedInput;
   readonly runs: readonly ClassifierRun[];
   readonly merged: Aggregate;
-  readonly recommendation: ModelRecommendation | undefined;
+  readonly recommendation: ModelRecommendation;
   readonly skipped: readonly string[];
   readonly threshold: number;
   readonly durationMs: number;
@@ -167,7 +172,7 @@ export function buildResult(record: RunRecord): PipelineResult {
         }
       : {}),
     classifier_outputs: runs.map((run) => ({ classifier: run.name, output: run.output })),
-    ...(recommendation ? { model_recommendation: recommendation } : {}),
+    model_recommendation: recommendation,
     meta: {
       mode: input.mode,
       target: {
@@ -191,7 +196,8 @@ export function buildResult(record: RunRecord): PipelineResult {
   };
   return {
     action: 'route',
-    ...(recommendation ? { model: recommendation.model } : {}),
+    ...(recommendation.model === null ? {} : { model: recommendation.model }),
+    ...(tools ? { downstream: { tools: { tools } } } : {}),
     classifier_outputs: classifierOutputs,
     audit,
   };

@@ -200,11 +200,30 @@ describe('the stock pipeline over HTTP', () => {
     expect(result.audit.model_recommendation?.resolution.pass).toBe('unconstrained');
   });
 
-  it('works without a catalog: no model is recommended', async () => {
+  it('works without a catalog: the recommendation names no model but says what was asked', async () => {
     const result = await pipeline({ catalog: undefined }).classify(ask);
     expect(result.model).toBeUndefined();
-    expect(result.audit.model_recommendation).toBeUndefined();
+    expect(result.audit.model_recommendation).toEqual({
+      model: null,
+      resolution: {
+        constraints_used: {},
+        constraints_dropped: [
+          { axis: 'model_specialization', reason: 'default_fallback' },
+          { axis: 'model_tier', reason: 'default_fallback' },
+        ],
+        confidences: { routing: 0.75, model_specialization: 0.88, model_tier: 0.75 },
+        pass: 'no_catalog',
+        candidates: 0,
+      },
+    });
     expect(result.audit.routing.model_tier).toBe('local_coding');
+  });
+
+  it('puts the tools where open-classify does, in downstream.tools.tools', async () => {
+    const result = await pipeline().classify(ask);
+    expect(result.downstream).toEqual({ tools: { tools: ['workspace'] } });
+    fake.reset().reply(classifierAnswers({ tools: { certainty: 'weak' } }));
+    expect((await pipeline().classify(ask)).downstream).toBeUndefined();
   });
 });
 

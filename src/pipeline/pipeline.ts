@@ -140,9 +140,7 @@ export class Pipeline {
     );
     const threshold = this.settings.aggregator.certaintyThreshold;
     const merged = aggregate(runs, threshold);
-    const recommendation = this.catalog
-      ? resolveModel(this.catalog, resolverRequest(merged))
-      : undefined;
+    const recommendation = resolveModel(this.catalog, resolverRequest(merged));
     return buildResult({
       input,
       runs,

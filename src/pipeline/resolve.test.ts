@@ -87,7 +87,7 @@ describe('resolveModel', () => {
     expect(r.resolution).toEqual({
       constraints_used: { model_specialization: 'writing', model_tier: 'local_strong' },
       constraints_dropped: [],
-      confidences: { model_specialization: 0.75, model_tier: 0.88 },
+      confidences: { routing: 0.75, model_specialization: 0.75, model_tier: 0.88 },
       pass: 'specialization_and_tier',
       candidates: 1,
     });
@@ -170,7 +170,7 @@ describe('resolveModel', () => {
           { axis: 'model_specialization', reason: 'default_fallback' },
           { axis: 'model_tier', reason: 'default_fallback' },
         ],
-        confidences: { model_specialization: 0.75, model_tier: 0.75 },
+        confidences: { routing: 0.75, model_specialization: 0.75, model_tier: 0.75 },
         pass: 'default',
         candidates: 0,
       },

@@ -22,7 +22,8 @@ export type ResolutionPass =
   | 'specialization'
   | 'tier'
   | 'unconstrained'
-  | 'default';
+  | 'default'
+  | 'no_catalog';
 
 /** The resolver's report, in the audit. */
 export interface Resolution {
@@ -36,8 +37,16 @@ export interface Resolution {
     readonly axis: RoutingAxis;
     readonly reason: DropReason;
   }[];
-  /** The certainty scores of the winning values of each requested axis. */
-  readonly confidences: { readonly model_specialization?: number; readonly model_tier?: number };
+  /**
+   * The certainty scores of the winning values of each requested axis, and under `routing` (the
+   * name open-classify gives the routing slot's) the lower of them: how sure the constraints
+   * used are, together.
+   */
+  readonly confidences: {
+    readonly routing?: number;
+    readonly model_specialization?: number;
+    readonly model_tier?: number;
+  };
   /** The pass that chose the model. */
   readonly pass: ResolutionPass;
   /** How many models matched in that pass. */
@@ -46,7 +55,8 @@ export interface Resolution {
 
 /** The model picked, and how. */
 export interface ModelRecommendation {
-  readonly model: string;
+  /** The model id; `null` when no catalog is configured (the resolution still says what was asked). */
+  readonly model: string | null;
   /** The catalog entry of the model (absent for a default not listed in the catalog). */
   readonly entry?: CatalogModel;
   readonly resolution: Resolution;
@@ -71,8 +81,15 @@ const PASSES: readonly {
   { name: 'unconstrained', spec: false, tier: false },
 ];
 
-/** Resolves `request` against `catalog`. */
-export function resolveModel(catalog: ModelCatalog, request: ResolverRequest): ModelRecommendation {
+/**
+ * Resolves `request` against `catalog`. Without a catalog the recommendation names no model
+ * (`model: null`, pass `no_catalog`), but still reports what was asked and how surely, so that
+ * every result carries one.
+ */
+export function resolveModel(
+  catalog: ModelCatalog | undefined,
+  request: ResolverRequest,
+): ModelRecommendation {
   const spec = request.specialization?.value;
   const tier = request.tier?.value;
   const dropped: { axis: RoutingAxis; reason: DropReason }[] = request.lowConfidence.map(
@@ -81,10 +98,29 @@ export function resolveModel(catalog: ModelCatalog, request: ResolverRequest): M
       reason: 'low_confidence',
     }),
   );
+  const scores = [request.specialization?.score, request.tier?.score].filter(
+    (score): score is number => score !== undefined,
+  );
   const confidences = {
+    ...(scores.length > 0 ? { routing: Math.min(...scores) } : {}),
     ...(request.specialization ? { model_specialization: request.specialization.score } : {}),
     ...(request.tier ? { model_tier: request.tier.score } : {}),
   };
+  if (catalog === undefined) {
+    if (spec !== undefined)
+      dropped.push({ axis: 'model_specialization', reason: 'default_fallback' });
+    if (tier !== undefined) dropped.push({ axis: 'model_tier', reason: 'default_fallback' });
+    return {
+      model: null,
+      resolution: {
+        constraints_used: {},
+        constraints_dropped: dropped,
+        confidences,
+        pass: 'no_catalog',
+        candidates: 0,
+      },
+    };
+  }
   for (const pass of PASSES) {
     if ((pass.spec && spec === undefined) || (pass.tier && tier === undefined)) continue;
     let first: CatalogModel | undefined;

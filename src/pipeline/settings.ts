@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { DEFAULT_CERTAINTY_THRESHOLD } from '../core/certainty.js';
+import { ConfigError } from '../core/errors.js';
 import { compileConfig } from '../core/validate.js';
 import { IDENTIFIER_PATTERN } from './manifest.js';
 
@@ -71,6 +72,11 @@ export const AggregatorSettingsSchema = Type.Object(
       maximum: 1,
       default: DEFAULT_CERTAINTY_THRESHOLD,
     }),
+    /**
+     * @deprecated open-classify's former name of `certaintyThreshold`, still read (with a
+     * deprecation warning) so that its configuration files work unchanged.
+     */
+    confidenceThreshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false, default: {} },
 );
@@ -112,5 +118,39 @@ export function pipelineSettings(
   input: PipelineSettingsInput = {},
   source = 'pipeline settings',
 ): PipelineSettings {
-  return validateSettings(structuredClone(input), source);
+  return validateSettings(withoutDeprecatedNames(structuredClone(input), source), source);
+}
+
+/** The code of the warning a deprecated setting's name gives. */
+export const PIPELINE_DEPRECATED_SETTING = 'TRIAGE_PIPELINE_DEPRECATED_SETTING';
+
+/**
+ * @internal `aggregator.confidenceThreshold` (open-classify's deprecated alias) read as
+ * `certaintyThreshold`, with a deprecation warning; both at once is an error.
+ */
+export function withoutDeprecatedNames(
+  input: PipelineSettingsInput,
+  source: string,
+): PipelineSettingsInput {
+  const aggregator = input.aggregator as
+    | (PipelineSettingsInput['aggregator'] & { confidenceThreshold?: unknown })
+    | undefined;
+  if (aggregator?.confidenceThreshold === undefined) return input;
+  const { confidenceThreshold, ...rest } = aggregator;
+  if (rest.certaintyThreshold !== undefined) {
+    throw new ConfigError(source, [
+      {
+        path: '/aggregator/confidenceThreshold',
+        message: 'is the deprecated name of certaintyThreshold: give certaintyThreshold only',
+      },
+    ]);
+  }
+  process.emitWarning(
+    `${source}: aggregator.confidenceThreshold is deprecated, read as aggregator.certaintyThreshold`,
+    { type: 'DeprecationWarning', code: PIPELINE_DEPRECATED_SETTING },
+  );
+  return {
+    ...input,
+    aggregator: { ...rest, certaintyThreshold: confidenceThreshold as number },
+  };
 }

@@ -7,13 +7,18 @@ import Fastify, {
 } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import type { InjectionConfigInput } from '../injection/config.js';
-import { type ConfiguredProvider, createProvider } from '../llm/config.js';
+import type { ConfiguredProvider } from '../llm/config.js';
+import { type SwitchableProvider, withModelSwitch } from '../llm/model-switch.js';
 import { createTriage, type Triage } from '../triage.js';
+import { AdminAccess } from './admin-access.js';
+import { registerAdmin } from './admin-endpoint.js';
 import { ClientKeys } from './auth.js';
 import { readJsonBody } from './body-reader.js';
 import { Catalog } from './catalog.js';
 import { registerChat } from './chat-endpoint.js';
+import { ClassifierSwitch, classifierOffReason } from './classifier-switch.js';
 import {
+  adminKeys,
   clientKeys,
   contextConfigOf,
   knownKeys,
@@ -26,10 +31,12 @@ import { errorBody, errorTypeOf, HttpError } from './errors.js';
 import { OpenExchanges, shuttingDownBody } from './exchange.js';
 import { exposureWarning } from './exposure.js';
 import { InjectionScreen } from './injection-screen.js';
+import { llmCheckStatus, serverLlm } from './llm-check.js';
 import { createLogger } from './logging.js';
 import { ServerMetrics } from './metrics.js';
 import { protocolErrorHandler } from './protocol-errors.js';
 import { registerRoute } from './route-endpoint.js';
+import { registerRouterCommand } from './router-command.js';
 import { Router } from './routing.js';
 import { Secrets } from './secrets.js';
 import type { ServerContext } from './server-context.js';
@@ -91,8 +98,9 @@ const OPEN_ROUTES = new Set(['/health']);
 
 /**
  * Builds the OpenAI-compatible routing server (see docs/server.md): `POST /v1/chat/completions`
- * decided and proxied to the configured upstreams, `POST /v1/route` for the decision alone,
- * `GET /v1/models`, `GET /health` and `GET /metrics`.
+ * decided and proxied to the configured upstreams (`/router …` chat commands answered by the
+ * server), `POST /v1/route` for the decision alone, `GET /v1/models`, `GET /health`,
+ * `GET /metrics` and `/admin/classifier`.
  */
 export function createTriageServer(options: TriageServerOptions): TriageServer {
   const env = options.env ?? process.env;
@@ -107,8 +115,12 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
   const catalog = new Catalog(config);
   const upstreams = new Upstreams(config, env, secrets);
-  const llm = config.llm ? createProvider(config.llm, { env, source: 'llm' }) : undefined;
-  const triage = triageOf(config, options.tiers === undefined, llm);
+  const built = serverLlm(config, env, logger);
+  const llm = built?.provider;
+  const withTier = options.tiers === undefined;
+  // The tier check asks through a switch, so that its model can change at run time.
+  const classifierLlm = llm && withTier ? withModelSwitch(llm) : undefined;
+  const triage = triageOf(config, withTier, llm, classifierLlm);
   const tiers = options.tiers ?? tierRouterPort(triage);
   const exchanges = new OpenExchanges();
   let closing = false;
@@ -123,6 +135,13 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     router: new Router(catalog, tiers, config.server.unknownModel),
     triage,
     injection: new InjectionScreen(config.injection, triage),
+    llmCheck: llmCheckStatus(triage, built, metrics),
+    classifier: new ClassifierSwitch(
+      classifierLlm,
+      classifierOffReason(config.llm !== undefined && withTier, built?.disabled ?? null),
+      logger,
+    ),
+    admin: new AdminAccess(adminKeys(config, env), config.server.admin.allowLoopback),
   };
 
   const app = Fastify({
@@ -158,6 +177,8 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   });
   const keys = new ClientKeys(clientKeys(config, env));
   guard(app, ctx, keys);
+  registerRouterCommand(app, ctx);
+  registerAdmin(app, ctx);
   registerChat(app, ctx);
   registerRoute(app, ctx);
   registerService(app, ctx, options.metricsText);
@@ -217,13 +238,24 @@ function refuseWhileClosing(
  * the injection screen and the context policy, from the configuration's sections, with the
  * configuration's `llm`. Each part keeps its own configured decision cache.
  */
-function triageOf(config: ServerConfig, withTier: boolean, llm: ConfiguredProvider | undefined) {
+function triageOf(
+  config: ServerConfig,
+  withTier: boolean,
+  llm: ConfiguredProvider | undefined,
+  classifierLlm: SwitchableProvider | undefined,
+) {
   const contextConfig = contextConfigOf(config);
   const { guard, detector } = config.injection;
+  const tier = withTier ? tierOptionsOf(config) : undefined;
   return createTriage({
     ...(llm ? { llm } : {}),
     cache: false,
-    tier: withTier ? tierOptionsOf(config) : false,
+    tier:
+      tier === undefined
+        ? false
+        : classifierLlm
+          ? { ...tier, llm: { ...tier.llm, provider: classifierLlm } }
+          : tier,
     injection: {
       ...(guard as object | undefined),
       detector: (detector ?? {}) as InjectionConfigInput,

@@ -20,8 +20,12 @@ export class ClientKeys {
 
   /** Whether the request's headers carry a configured key. */
   allows(headers: IncomingHttpHeaders): boolean {
-    const presented = presentedKey(headers);
-    if (presented === undefined) return false;
+    return this.matches(presentedKey(headers));
+  }
+
+  /** Whether `presented` is one of the configured keys. */
+  matches(presented: string | undefined): boolean {
+    if (presented === undefined || presented.length === 0) return false;
     const candidate = digest(presented);
     let match = false;
     // No early exit: every key is compared whatever the outcome.

@@ -111,6 +111,27 @@ export const ServerOptionsSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * Who may change the server at run time (`POST /admin/classifier`, the `/router classifier
+     * <model>` chat command): a caller presenting an admin key in `x-triage-admin-key`, or one
+     * connected over loopback without a proxy in between (`allowLoopback`). Client keys, when
+     * configured, are needed as well.
+     */
+    admin: Type.Object(
+      {
+        /** An environment variable holding admin keys, comma-separated. */
+        keysEnv: Type.Optional(Type.String({ pattern: ENV_NAME })),
+        /** Admin keys written in the file (prefer `keysEnv`). */
+        keys: Type.Optional(Type.Array(Type.String({ minLength: 16 }))),
+        /**
+         * A caller on the same machine (loopback address, no `x-forwarded-for`/`forwarded`
+         * header) is an admin. Set it to false when a local proxy forwards outside traffic
+         * without those headers.
+         */
+        allowLoopback: Type.Boolean({ default: true }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     log: Type.Object(
       {
         level: Type.Union(

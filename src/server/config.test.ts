@@ -28,6 +28,7 @@ describe('server configuration', () => {
       requestTimeoutMs: 60_000,
       decisionHeaders: true,
       unknownModel: 'reject',
+      admin: { allowLoopback: true },
       log: { level: 'info', prompts: false },
     });
     expect(config.providers).toEqual({});
@@ -134,7 +135,6 @@ describe('server configuration', () => {
       }),
     ).toEqual(
       expect.arrayContaining([
-        '/llm/apiKeyEnv environment variable LLM_KEY is not set',
         '/context/localConfidenceThreshold must be <= 1',
         '/context/colour is not a known field',
       ]),

@@ -41,7 +41,8 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-k
 /**
  * Validates a configuration (parsed from a file, or built in code), fills in defaults, and checks
  * what the schema cannot: tiers name known providers, no credentials in headers, environment
- * variables named for keys are set. Throws a {@link ConfigError} naming `source` and every bad
+ * variables named for upstream and client keys are set (the `llm` section's may be unset: the
+ * LLM check is then off). Throws a {@link ConfigError} naming `source` and every bad
  * field by path.
  */
 export function parseServerConfig(
@@ -115,12 +116,8 @@ export function parseServerConfig(
       }
     });
   }
-  if (config.llm?.apiKeyEnv !== undefined && !env[config.llm.apiKeyEnv]) {
-    issues.push({
-      path: '/llm/apiKeyEnv',
-      message: `environment variable ${config.llm.apiKeyEnv} is not set`,
-    });
-  }
+  // An unset key variable of the `llm` section is not an error: the server starts with the LLM
+  // check off and says so (server/llm-check.ts). An upstream's is: no request could reach it.
   issues.push(...nestedIssues('/context', () => contextConfigOf(config)));
   issues.push(
     ...nestedIssues('/injection/detector', () =>
@@ -130,6 +127,13 @@ export function parseServerConfig(
       validateGuard(structuredClone(config.injection.guard ?? {})),
     ),
   );
+  const adminKeysEnv = config.server.admin.keysEnv;
+  if (adminKeysEnv !== undefined && clientKeysFrom(env[adminKeysEnv]).length === 0) {
+    issues.push({
+      path: '/server/admin/keysEnv',
+      message: `environment variable ${adminKeysEnv} is not set (or holds no key)`,
+    });
+  }
   const keysEnv = config.server.auth?.keysEnv;
   if (keysEnv !== undefined && clientKeysFrom(env[keysEnv]).length === 0) {
     issues.push({
@@ -253,8 +257,18 @@ export function clientKeys(
   return [...(auth.keys ?? []), ...clientKeysFrom(auth.keysEnv ? env[auth.keysEnv] : undefined)];
 }
 
+/** The admin keys of a configuration: those in the file and those in `keysEnv`. */
+export function adminKeys(
+  config: ServerConfig,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
+  const { admin } = config.server;
+  return [...(admin.keys ?? []), ...clientKeysFrom(admin.keysEnv ? env[admin.keysEnv] : undefined)];
+}
+
 /**
- * Every key the server knows (upstream keys, the classifier LLM's, client keys), for redaction:
+ * Every key the server knows (upstream keys, the classifier LLM's, client and admin keys), for
+ * redaction:
  * none of them may leave in an answer, a header or a log line.
  */
 export function knownKeys(
@@ -266,7 +280,11 @@ export function knownKeys(
     config.llm?.apiKeyEnv,
   ];
   const keys = named.flatMap((name) => (name === undefined ? [] : [env[name]]));
-  return [...keys.filter((key): key is string => key !== undefined), ...clientKeys(config, env)];
+  return [
+    ...keys.filter((key): key is string => key !== undefined),
+    ...clientKeys(config, env),
+    ...adminKeys(config, env),
+  ];
 }
 
 function clientKeysFrom(value: string | undefined): string[] {

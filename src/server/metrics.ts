@@ -96,6 +96,14 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  /** 1 where a subsystem asks the LLM check, 0 where it decides locally (none, or no key). */
+  readonly llmCheckEnabled = new Gauge({
+    name: 'triage_llm_check_enabled',
+    help: 'Whether each subsystem (tier, injection, context) asks the LLM check when unsure: 0 when no LLM is configured or its key variable is unset.',
+    labelNames: ['subsystem'] as const,
+    registers: [this.registry],
+  });
+
   readonly inFlight = new Gauge({
     name: 'triage_requests_in_flight',
     help: 'Chat requests being proxied now.',

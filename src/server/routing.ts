@@ -53,7 +53,7 @@ export class Router {
         404,
         'model_not_found',
         `model '${printable(model)}' is not routed by triage nor configured: use 'auto' (or ` +
-          `'triage/auto'), a tier id (${this.#tiers.modelIds.filter((id) => id !== 'auto' && id !== 'triage/auto').join(', ')}), ` +
+          `'triage/auto'), a tier id (${this.#tiers.modelIds.filter((id) => id !== 'auto' && !id.endsWith('/auto')).join(', ')}), ` +
           'or a model listed by GET /v1/models',
         { param: 'model' },
       );

@@ -3,11 +3,14 @@ import type { Logger } from 'pino';
 import type { ContextDecision } from '../context/router.js';
 import type { Triage } from '../triage.js';
 import type { TriageRequest } from '../triage-request.js';
+import type { AdminAccess } from './admin-access.js';
 import type { Catalog } from './catalog.js';
+import type { ClassifierSwitch } from './classifier-switch.js';
 import type { ServerConfig } from './config.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
 import type { Exchange, OpenExchanges } from './exchange.js';
 import type { InjectionFinding, InjectionScreen } from './injection-screen.js';
+import type { LlmCheckStatus } from './llm-check.js';
 import type { ServerMetrics } from './metrics.js';
 import type { Router, Routing } from './routing.js';
 import type { Upstreams } from './upstreams.js';
@@ -25,6 +28,12 @@ export interface ServerContext {
   readonly triage: Triage;
   /** The prompt-injection screen: the policy over the front door's injection part. */
   readonly injection: InjectionScreen;
+  /** Whether the LLM check is on (off when its key variable is unset), for `/health`. */
+  readonly llmCheck: LlmCheckStatus;
+  /** The tier classifier's model, switchable at run time. */
+  readonly classifier: ClassifierSwitch;
+  /** Who may change the server at run time. */
+  readonly admin: AdminAccess;
   /** Chat exchanges in flight, ended cleanly when the server shuts down. */
   readonly exchanges: OpenExchanges;
 }

@@ -27,6 +27,7 @@ export function registerService(
     status: 'ok',
     version: VERSION,
     tiers: Object.fromEntries(TIERS.map((tier) => [tier, catalog.modelsOf(tier).length])),
+    llm_check: ctx.llmCheck,
   }));
 
   app.get('/metrics', async (_request, reply) => {

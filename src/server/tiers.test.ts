@@ -91,6 +91,28 @@ describe('the tier router behind the server', () => {
     expect(fake.chatRequests.map((r) => r.model)).toEqual(['big']);
   });
 
+  it.each([
+    ['claw-llm-router/simple', 'SIMPLE', 'small'],
+    ['claw-llm-router/medium', 'MEDIUM', 'mid'],
+    ['claw-llm-router/complex', 'COMPLEX', 'big'],
+    ['claw-llm-router/reasoning', 'REASONING', 'think'],
+  ])("takes claw-llm-router's forced id %s unchanged", async (model, tier, upstream) => {
+    const res = await post(`${url}/v1/chat/completions`, chat('What is 2+2?', { model }));
+    expect(res.status).toBe(200);
+    expect(res.headers['x-triage-tier']).toBe(tier);
+    expect(res.headers['x-triage-source']).toBe('forced');
+    expect(fake.chatRequests.map((r) => r.model)).toEqual([upstream]);
+  });
+
+  it("classifies claw-llm-router's auto id", async () => {
+    const res = await post(
+      `${url}/v1/chat/completions`,
+      chat('What is 2+2?', { model: 'claw-llm-router/auto' }),
+    );
+    expect(res.headers['x-triage-tier']).toBe('SIMPLE');
+    expect(res.headers['x-triage-source']).toBe('local');
+  });
+
   it('gives the score and signals in POST /v1/route', async () => {
     const res = await post(`${url}/v1/route`, chat('What is 2+2?'));
     const decision = JSON.parse(res.text);
@@ -104,7 +126,15 @@ describe('the tier router behind the server', () => {
     const res = await request(`${url}/v1/models`);
     const ids = ((await res.body.json()) as { data: { id: string }[] }).data.map((m) => m.id);
     expect(ids).toEqual(
-      expect.arrayContaining(['auto', 'triage/auto', 'simple', 'triage/reasoning', 'small']),
+      expect.arrayContaining([
+        'auto',
+        'triage/auto',
+        'claw-llm-router/auto',
+        'simple',
+        'triage/reasoning',
+        'claw-llm-router/reasoning',
+        'small',
+      ]),
     );
   });
 

@@ -12,8 +12,23 @@ describe('forced tiers from model ids', () => {
     expect(forced('REASONING')).toBe('REASONING');
   });
 
+  it("accepts claw-llm-router's ids unchanged", () => {
+    expect(forced('claw-llm-router/simple')).toBe('SIMPLE');
+    expect(forced('claw-llm-router/medium')).toBe('MEDIUM');
+    expect(forced('claw-llm-router/complex')).toBe('COMPLEX');
+    expect(forced('Claw-LLM-Router/REASONING')).toBe('REASONING');
+  });
+
   it('classifies every other id', () => {
-    for (const id of ['auto', 'triage/auto', 'gpt-4o', 'claw-llm-router/simple', '', undefined]) {
+    for (const id of [
+      'auto',
+      'triage/auto',
+      'claw-llm-router/auto',
+      'gpt-4o',
+      'other/simple',
+      '',
+      undefined,
+    ]) {
       expect(forced(id)).toBeUndefined();
     }
   });

@@ -3,9 +3,10 @@ import type { Tier } from './tiers.js';
 
 /**
  * Forced tiers from model ids (document 000: forced tier override). `simple`, `triage/simple`,
- * `Triage/SIMPLE` force SIMPLE, and so on; any other id (`auto`, `triage/auto`, a real model
- * name) is classified. The document's `claw-llm-router/` prefix belongs to that project; this one
- * answers to `triage/` (configurable). Ids compare case-insensitively.
+ * `claw-llm-router/simple`, `Triage/SIMPLE` force SIMPLE, and so on; any other id (`auto`,
+ * `triage/auto`, `claw-llm-router/auto`, a real model name) is classified. Both prefixes are
+ * the default (`forcedModels.prefixes`), so that claw-llm-router's clients work unchanged. Ids
+ * compare case-insensitively.
  */
 export function compileForcedModels(
   options: TierOptions['forcedModels'],

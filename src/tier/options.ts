@@ -328,8 +328,13 @@ export const TierOptionsSchema = Type.Object(
     /** Model ids that force a tier and bypass classification (document: forced tier override). */
     forcedModels: Type.Object(
       {
-        /** Prefixes stripped before the lookup (`triage/simple` → `simple`). */
-        prefixes: Type.Array(Type.String({ minLength: 1 }), { default: ['triage/'] }),
+        /**
+         * Prefixes stripped before the lookup (`triage/simple` → `simple`). claw-llm-router's own
+         * prefix is accepted too, so that its clients' model ids work unchanged.
+         */
+        prefixes: Type.Array(Type.String({ minLength: 1 }), {
+          default: ['triage/', 'claw-llm-router/'],
+        }),
         /** Model id (lower case) → tier. */
         tiers: Type.Record(Type.String({ minLength: 1 }), TierSchema, {
           default: {

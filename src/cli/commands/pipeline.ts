@@ -92,7 +92,7 @@ export function formatResult(result: PipelineResult): string {
     return merge?.winner ? ` (${merge.winner}, ${merge.certainty})` : '';
   };
   const recommendation = audit.model_recommendation;
-  if (recommendation) {
+  if (recommendation.model !== null) {
     const { resolution } = recommendation;
     const dropped = resolution.constraints_dropped.map((d) => `${d.axis} ${d.reason}`).join(', ');
     row(
