@@ -38,7 +38,7 @@ export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
       model: routing.targets[0]?.model.id ?? 'none',
       status: 200,
     });
-    return routeResponse(routing, context, injection, ctx.injection.policy);
+    return routeResponse(routing, context, injection);
   });
 }
 
@@ -47,7 +47,6 @@ function routeResponse(
   routing: Routing,
   context: ContextDecision | undefined,
   injection: InjectionFinding | undefined,
-  policy: ServerContext['injection']['policy'],
 ) {
   const { decision, targets } = routing;
   return {
@@ -76,7 +75,7 @@ function routeResponse(
             ...(injection.fallbackCause ? { fallback_cause: injection.fallbackCause } : {}),
             text: injection.text,
             signals: injection.signals,
-            action: injection.acts && policy !== 'off' ? policy : 'none',
+            action: injection.action,
           },
         }
       : {}),
