@@ -62,6 +62,8 @@ export function runWrk(options: {
   const wrk = [
     'wrk',
     '-t1',
+    '--timeout',
+    '30s',
     `-c${options.connections}`,
     `-d${options.seconds}s`,
     '-s',

@@ -7,12 +7,13 @@ import { type Cancellation, type ChatRequestBody, deadlineOf } from './decide.js
 
 /**
  * The server's prompt-injection screen: the front door's injection part (the local detector, the
- * LLM check when it is unsure and an LLM is configured) over the texts of the request's current
- * turn, judged against the request's system messages (what they protect or restrict makes some
- * requests attacks), and what the deployment's policy does about the riskiest one.
+ * LLM check when it is unsure and an LLM is configured) over every text the client controls (each
+ * user message and tool result, earlier turns included), judged against the request's system
+ * messages (what they protect or restrict makes some requests attacks), and what the
+ * deployment's policy does about the riskiest one.
  */
 
-/** The riskiest text of a request's current turn. */
+/** The riskiest text the client controls in a request. */
 export interface InjectionFinding {
   readonly riskLevel: RiskLevel;
   readonly confidence: number;

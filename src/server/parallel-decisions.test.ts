@@ -114,6 +114,16 @@ describe('the screen and the routing decide at once', () => {
     expect(fake.chatRequests.map((r) => r.model)).toEqual([CHECKER, CHECKER, 'think']);
   });
 
+  it('decides POST /v1/route the same way', async () => {
+    const res = await post(`${url}/v1/route`, unsureBoth('route'));
+    expect(res.status).toBe(200);
+    const decision = JSON.parse(res.text);
+    expect(decision).toMatchObject({ tier: 'REASONING', source: 'llm' });
+    // The judge cleared the text its fallback would have called suspicious.
+    expect(decision.injection).toMatchObject({ risk_level: 'normal' });
+    expect(checks.length).toBeGreaterThanOrEqual(2);
+  });
+
   it('refuses a request the judge blocks, and never proxies it', async () => {
     // Blocked only on the judge's word: the detector alone finds the text suspicious.
     judgeSays = 'high_risk';
