@@ -13,7 +13,8 @@ import {
 
 /**
  * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]
- * [--workers 1,2] [--throughput-seconds 5] [--concurrency 64] [--paths route,chat] [--no-wrk]
+ * [--workers 1,2] [--throughput-seconds 5] [--throughput-rounds 3] [--concurrency 64]
+ * [--paths route,chat] [--no-wrk]
  * [--throughput-only] [--no-throughput]`: the latency triage adds over calling the upstream
  * directly, in one run against the same fake upstream on loopback; then the throughput at
  * saturation of `triage serve --workers N` for each N and path, and the ratio of N workers to
@@ -53,6 +54,8 @@ interface Options {
   /** Worker counts measured at saturation (`--workers 1,2`); none with `--no-throughput`. */
   readonly workers: readonly number[];
   readonly throughputSeconds: number;
+  /** Rounds of the throughput phase, the worker counts taking turns (`--throughput-rounds 3`). */
+  readonly throughputRounds: number;
   readonly concurrency: number;
   /** Paths measured at saturation (`--paths route,chat`). */
   readonly paths: readonly ThroughputPath[];
@@ -78,6 +81,7 @@ function parseArgs(argv: readonly string[]): Options {
       ? []
       : value('--workers', '1,2').split(',').map(Number),
     throughputSeconds: Number(value('--throughput-seconds', '5')),
+    throughputRounds: Number(value('--throughput-rounds', '3')),
     concurrency: Number(value('--concurrency', '64')),
     paths: value('--paths', 'route,chat').split(',') as ThroughputPath[],
     wrk: !argv.includes('--no-wrk'),
@@ -463,6 +467,7 @@ async function main(): Promise<void> {
           upstream: upstream.child,
           workers: options.workers,
           seconds: options.throughputSeconds,
+          rounds: options.throughputRounds,
           concurrency: options.concurrency,
           logLevel: options.logLevel,
           pin: options.pin,

@@ -39,6 +39,8 @@ const PATHS: Readonly<Record<ThroughputPath, string>> = {
 export interface ThroughputRow {
   readonly path: ThroughputPath;
   readonly workers: number;
+  /** Which round (from 1): the worker counts take turns, round after round. */
+  readonly round: number;
   /** Answers per second, measured. */
   readonly perSecond: number;
   readonly errors: number;
@@ -59,6 +61,11 @@ export interface ThroughputOptions {
   readonly upstream: ChildProcess;
   readonly workers: readonly number[];
   readonly seconds: number;
+  /**
+   * Rounds: each measures every worker count in turn, so that a change in the machine's other
+   * load falls on both sides of the ratio; the ratio is that of the medians.
+   */
+  readonly rounds: number;
   readonly concurrency: number;
   readonly logLevel: string;
   readonly pin: boolean;
@@ -251,7 +258,10 @@ export async function measureThroughput(
   );
   const rows: ThroughputRow[] = [];
   const useWrk = options.wrk && hasWrk();
-  for (const workers of options.workers) {
+  const turns = Array.from({ length: options.rounds }, (_, i) =>
+    options.workers.map((workers) => ({ round: i + 1, workers })),
+  ).flat();
+  for (const { round, workers } of turns) {
     const { child, url } = await startTriage(config, workers);
     const pool = new Pool(url, { connections: options.concurrency, pipelining: 1 });
     try {
@@ -291,6 +301,7 @@ export async function measureThroughput(
         rows.push({
           path,
           workers,
+          round,
           perSecond: answers / (useWrk ? measured.seconds : elapsed),
           errors,
           triageCpuUs,
@@ -316,7 +327,7 @@ export async function measureThroughput(
 export function printThroughput(rows: readonly ThroughputRow[]): void {
   for (const row of rows) {
     process.stdout.write(
-      `throughput at saturation, ${PATHS[row.path]}, ${row.workers} worker${row.workers > 1 ? 's' : ''}: ` +
+      `throughput at saturation, round ${row.round}, ${PATHS[row.path]}, ${row.workers} worker${row.workers > 1 ? 's' : ''}: ` +
         `${row.perSecond.toFixed(0)} answers/s, errors ${row.errors}\n` +
         `  CPU per answer: triage ${row.triageCpuUs.toFixed(0)} µs (all its processes), ` +
         `harness ${row.harnessCpuUs.toFixed(0)} µs; with a core per worker: ` +
@@ -327,12 +338,16 @@ export function printThroughput(rows: readonly ThroughputRow[]): void {
   for (const ratio of throughputRatios(rows)) {
     process.stdout.write(
       `ratio ${PATHS[ratio.path]}: ${ratio.workers} workers / 1 = ${ratio.measured.toFixed(2)}× measured ` +
+        `(medians of ${rows.filter((r) => r.path === ratio.path && r.workers === 1).length} rounds) ` +
         `(${ratio.capacity.toFixed(2)}× by CPU per answer)\n`,
     );
   }
 }
 
-/** Per path: the throughput of the most workers measured over that of one. */
+/**
+ * Per path: the throughput of the most workers measured over that of one (medians over the
+ * rounds), measured and by CPU per answer.
+ */
 export function throughputRatios(rows: readonly ThroughputRow[]): {
   path: ThroughputPath;
   workers: number;
@@ -342,15 +357,23 @@ export function throughputRatios(rows: readonly ThroughputRow[]): {
   const paths = [...new Set(rows.map((row) => row.path))];
   return paths.flatMap((path) => {
     const mine = rows.filter((row) => row.path === path);
-    const one = mine.find((row) => row.workers === 1);
-    const most = mine.reduce((a, b) => (b.workers > a.workers ? b : a), mine[0] as ThroughputRow);
-    if (one === undefined || most === one) return [];
+    const most = Math.max(...mine.map((row) => row.workers));
+    const one = mine.filter((row) => row.workers === 1);
+    const many = mine.filter((row) => row.workers === most);
+    if (one.length === 0 || most === 1) return [];
+    const median = (of: readonly ThroughputRow[], field: 'perSecond' | 'capacity') => {
+      const sorted = of.map((row) => row[field]).sort((a, b) => a - b);
+      const middle = sorted.length >> 1;
+      return sorted.length % 2 === 1
+        ? (sorted[middle] as number)
+        : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+    };
     return [
       {
         path,
-        workers: most.workers,
-        measured: most.perSecond / one.perSecond,
-        capacity: most.capacity / one.capacity,
+        workers: most,
+        measured: median(many, 'perSecond') / median(one, 'perSecond'),
+        capacity: median(many, 'capacity') / median(one, 'capacity'),
       },
     ];
   });
