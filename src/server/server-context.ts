@@ -5,6 +5,7 @@ import type { Triage } from '../triage.js';
 import type { TriageRequest } from '../triage-request.js';
 import type { Catalog } from './catalog.js';
 import type { ServerConfig } from './config.js';
+import type { TrafficRecorder } from './console-recorder.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
 import type { Exchange, OpenExchanges } from './exchange.js';
 import type { InjectionFinding, InjectionScreen } from './injection-screen.js';
@@ -27,6 +28,8 @@ export interface ServerContext {
   readonly injection: InjectionScreen;
   /** Chat exchanges in flight, ended cleanly when the server shuts down. */
   readonly exchanges: OpenExchanges;
+  /** What the console's live view reads (absent when the console is off). */
+  readonly recorder?: TrafficRecorder;
 }
 
 /**
