@@ -87,9 +87,17 @@ export function lineChart(spec: LineChartSpec): string {
         d += `${pen}${x(i)} ${y(v)}`;
         pen = 'L';
       });
+      // A point without a neighbour draws no line: a dot shows it.
+      const dots = s.values
+        .map((v, i) =>
+          v !== null && (s.values[i - 1] ?? null) === null && (s.values[i + 1] ?? null) === null
+            ? `<circle class="dot s${k % 8}" cx="${x(i)}" cy="${y(v)}" r="2.5"/>`
+            : '',
+        )
+        .join('');
       return d === ''
         ? ''
-        : `<path class="line s${k % 8}" d="${d}"><title>${escapeHtml(s.name)}</title></path>`;
+        : `<path class="line s${k % 8}" d="${d}"><title>${escapeHtml(s.name)}</title></path>${dots}`;
     })
     .join('');
   const xAxis = spec.xLabels

@@ -81,10 +81,12 @@ table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { border-bottom: 1px solid var(--border); padding: 4px 8px; text-align: left;
   vertical-align: top; overflow-wrap: anywhere; }
 th { color: var(--muted); font-weight: 600; }
+thead th { white-space: nowrap; overflow-wrap: normal; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.matrix td { text-align: right; font-variant-numeric: tabular-nums; min-width: 56px; }
 table.matrix td.diag { font-weight: 700; }
 caption { text-align: left; color: var(--muted); padding: 4px 0; }
+td.row-text { white-space: pre-wrap; max-width: 60ch; }
 .empty { color: var(--muted); font-style: italic; }
 .error { color: var(--bad); }
 .hidden { display: none !important; }

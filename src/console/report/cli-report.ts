@@ -45,12 +45,13 @@ export async function writeEvalHtmlReport(
 ): Promise<void> {
   const wanted = take();
   if (wanted === undefined) return;
-  const signals = await localSignals(wanted.kind, wanted.texts);
+  const texts = wanted.texts;
+  const signals = await localSignals(wanted.kind, texts);
   const title = `${TITLES[wanted.kind] ?? 'Evaluation'}`;
   const html =
     'confusion' in report
-      ? evalReportHtml({ kind: 'classification', title, file, report, signals, extra })
-      : evalReportHtml({ kind: 'binary', title, file, report, signals, extra });
+      ? evalReportHtml({ kind: 'classification', title, file, report, signals, texts, extra })
+      : evalReportHtml({ kind: 'binary', title, file, report, signals, texts, extra });
   await save(wanted.file, html);
 }
 

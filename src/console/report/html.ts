@@ -32,12 +32,15 @@ export type EvalReportInput = { readonly title: string; readonly file: string } 
       readonly report: ClassificationReport;
       /** Signals of misclassified rows, by line. */
       readonly signals?: ReadonlyMap<number, readonly string[]>;
+      /** The whole text of misclassified rows, by line (the report's own is shortened). */
+      readonly texts?: ReadonlyMap<number, string>;
       readonly extra?: Record<string, unknown>;
     }
   | {
       readonly kind: 'binary';
       readonly report: BinaryReport;
       readonly signals?: ReadonlyMap<number, readonly string[]>;
+      readonly texts?: ReadonlyMap<number, string>;
       readonly extra?: Record<string, unknown>;
     }
   | {
@@ -61,10 +64,10 @@ export function evalReportHtml(input: EvalReportInput): string {
   let body: string;
   switch (input.kind) {
     case 'classification':
-      body = classification(input.report, input.signals) + figures(input.extra);
+      body = classification(input.report, input.signals, input.texts) + figures(input.extra);
       break;
     case 'binary':
-      body = binary(input.report, input.signals) + figures(input.extra);
+      body = binary(input.report, input.signals, input.texts) + figures(input.extra);
       break;
     case 'routing':
       body = routing(input.report) + figures(input.extra);
@@ -98,6 +101,7 @@ function tiles(items: readonly (readonly [string, string])[]): string {
 function classification(
   report: ClassificationReport,
   signals: ReadonlyMap<number, readonly string[]> | undefined,
+  texts: ReadonlyMap<number, string> | undefined,
 ): string {
   const rows = perClassMetrics(report)
     .map(
@@ -117,7 +121,7 @@ function classification(
     '<h2>Per class</h2><table class="per-class"><caption>Precision, recall and F1 of each class; support is the number of rows expecting it.</caption>' +
     '<thead><tr><th scope="col">class</th><th scope="col" class="num">precision</th><th scope="col" class="num">recall</th>' +
     `<th scope="col" class="num">F1</th><th scope="col" class="num">support</th></tr></thead><tbody>${rows}</tbody></table>` +
-    misclassified(report.misclassified, signals)
+    misclassified(report.misclassified, signals, texts)
   );
 }
 
@@ -155,6 +159,7 @@ function matrix(report: Pick<ClassificationReport, 'labels' | 'confusion'>): str
 function binary(
   report: BinaryReport,
   signals: ReadonlyMap<number, readonly string[]> | undefined,
+  texts: ReadonlyMap<number, string> | undefined,
 ): string {
   const labels = ['positive', 'negative'];
   const confusion = {
@@ -181,16 +186,20 @@ function binary(
     '<h2>Per class</h2><table class="per-class"><caption>Positive: the thing detected (e.g. an injection).</caption>' +
     '<thead><tr><th scope="col">class</th><th scope="col" class="num">precision</th><th scope="col" class="num">recall</th>' +
     `<th scope="col" class="num">F1</th><th scope="col" class="num">support</th></tr></thead><tbody>${perClass}</tbody></table>` +
-    misclassified(report.misclassified, signals)
+    misclassified(report.misclassified, signals, texts)
   );
 }
 
 /** Most misclassified rows listed (the report stays readable; the JSON output has them all). */
 const MAX_ROWS = 500;
 
+/** Longest text of a misclassified row shown whole. */
+const MAX_TEXT = 2000;
+
 function misclassified(
   rows: readonly Misclassified[],
   signals: ReadonlyMap<number, readonly string[]> | undefined,
+  texts: ReadonlyMap<number, string> | undefined,
 ): string {
   if (rows.length === 0) return '<h2>Misclassified rows</h2><p class="empty">None.</p>';
   const shown = rows.slice(0, MAX_ROWS);
@@ -198,8 +207,15 @@ function misclassified(
     .map((row) => {
       const expected = typeof row.expected === 'string' ? row.expected : row.expected.join(' | ');
       const found = signals?.get(row.line) ?? [];
+      const whole = texts?.get(row.line);
+      const text =
+        whole === undefined
+          ? row.input
+          : whole.length > MAX_TEXT
+            ? `${whole.slice(0, MAX_TEXT)}…`
+            : whole;
       return (
-        `<tr><td class="num">${row.line}</td><td>${escapeHtml(row.input)}</td><td>${escapeHtml(expected)}</td>` +
+        `<tr><td class="num">${row.line}</td><td class="row-text">${escapeHtml(text)}</td><td>${escapeHtml(expected)}</td>` +
         `<td>${escapeHtml(row.predicted)}</td><td>${found.map((s) => escapeHtml(s)).join('<br>')}</td></tr>`
       );
     })
@@ -261,7 +277,14 @@ function routing(report: RoutingFigures): string {
 
 /** Other figures of the evaluation (the JSON output's extra fields), as a table. */
 function figures(extra: Record<string, unknown> | undefined, title = 'Other figures'): string {
-  const rows = Object.entries(extra ?? {}).filter(([, v]) => v !== undefined);
+  // Nested objects one level down (`stats.decisions`), so that each figure has a row.
+  const rows = Object.entries(extra ?? {}).flatMap(([k, v]): [string, unknown][] =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.entries(v).map(([inner, value]) => [`${k}.${inner}`, value])
+      : v === undefined
+        ? []
+        : [[k, v]],
+  );
   if (rows.length === 0) return '';
   const show = (v: unknown) =>
     typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(4)) : JSON.stringify(v);
