@@ -44,7 +44,7 @@ textarea, input[type=password], input[type=text] { width: 100%; font: 13px/1.4 u
 textarea { min-height: 120px; resize: vertical; }
 button.primary { background: var(--accent); color: #fff; border: 0; border-radius: 6px;
   padding: 6px 14px; font: inherit; cursor: pointer; }
-.grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); gap: 12px; }
+.grid2 { margin-top: 12px; display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); gap: 12px; }
 .card { background: var(--panel); border: 1px solid var(--border); border-radius: 8px;
   padding: 12px 14px; min-width: 0; }
 .badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-weight: 700;

@@ -8,8 +8,10 @@ import { readEvents } from './api.js';
  * decisions. Fed by the server's event stream (one message a second), redrawn per message.
  */
 
-/** Seconds of history drawn. */
+/** Seconds of history kept and drawn, at most. */
 const WINDOW_S = 120;
+/** Seconds drawn at least. */
+const MIN_SPAN_S = 30;
 
 interface State {
   /** Buckets by second (server time), merged. */
@@ -126,8 +128,12 @@ function merge(a: TrafficBucket, b: TrafficBucket): TrafficBucket {
 }
 
 function draw(root: HTMLElement, state: State): void {
+  // The charts span the traffic seen (at least MIN_SPAN_S, at most WINDOW_S seconds), so that
+  // traffic that just began is not squeezed against the right edge.
+  const earliest = Math.min(state.now, ...state.seconds.keys());
+  const span = Math.max(MIN_SPAN_S, Math.min(WINDOW_S, state.now - earliest + 5));
   const grid: (TrafficBucket | undefined)[] = [];
-  for (let s = state.now - WINDOW_S + 1; s <= state.now; s++) grid.push(state.seconds.get(s));
+  for (let s = state.now - span + 1; s <= state.now; s++) grid.push(state.seconds.get(s));
   const buckets = grid.filter((b): b is TrafficBucket => b !== undefined);
   const totals = (pick: (b: TrafficBucket) => Record<string, number>) => {
     const out: Record<string, number> = {};
@@ -141,7 +147,7 @@ function draw(root: HTMLElement, state: State): void {
     );
     return names.map((name) => ({ name, values: grid.map((b) => (b ? (pick(b)[name] ?? 0) : 0)) }));
   };
-  const xLabels: [string, string] = [`-${WINDOW_S / 60} min`, 'now'];
+  const xLabels: [string, string] = [span >= 120 ? `-${span / 60} min` : `-${span} s`, 'now'];
   const requests = buckets.reduce((n, b) => n + b.count, 0);
   const last = [...buckets].reverse().find((b) => b.latency !== null);
   const fallbacks = buckets.reduce((n, b) => n + b.fallbacks, 0);
