@@ -42,11 +42,11 @@ export interface TrafficEntry {
   /** Upstream failures, by reason (`timeout`, `http_503`, …). */
   readonly upstreamErrors: readonly string[];
   /** The injection level, when the screen found one above `normal`. */
-  readonly injection?: string;
+  readonly injection?: string | undefined;
   readonly usage?: TrafficUsage;
   readonly cost?: TrafficCost;
   /** The last user message, only when `server.log.prompts` is on. */
-  readonly prompt?: string;
+  readonly prompt?: string | undefined;
 }
 
 /** Default number of requests kept for a page that opens (the last minutes of most servers). */

@@ -20,24 +20,32 @@ export function chatTraffic(
   prompt: string | undefined,
 ): TrafficEntry {
   const { decision } = routing;
-  const failures = result?.failures ?? [];
-  const upstreamErrors = failures.map(({ failure }) =>
-    failure.reason === 'status' ? `http_${failure.status}` : failure.reason,
-  );
+  const failures = result?.failures ?? NONE;
+  const answeredBy = result?.answeredBy;
+  // One object literal of one shape, absent fields undefined (JSON leaves them out): no spread,
+  // no intermediate object, no array for the usual request that did not fail over.
   return {
     at: Date.now(),
     endpoint: 'chat',
     tier: decision.tier,
-    model: result?.answeredBy?.model.id ?? 'none',
+    model: answeredBy === undefined ? 'none' : answeredBy.model.id,
     source: decision.source,
     confidence: decision.confidence,
     status: status === 0 ? 499 : status,
     ms: performance.now() - started,
     decideMs: routing.decideMs,
     // Every failure but a last one moved the request on to the next model.
-    fallbacks: Math.max(0, failures.length - (result?.answeredBy ? 0 : 1)),
-    upstreamErrors,
-    ...(injection && injection.riskLevel !== 'normal' ? { injection: injection.riskLevel } : {}),
-    ...(prompt === undefined ? {} : { prompt: prompt.slice(0, MAX_PROMPT_CHARS) }),
+    fallbacks: failures.length === 0 ? 0 : failures.length - (answeredBy ? 0 : 1),
+    upstreamErrors: failures.length === 0 ? NO_ERRORS : failures.map(reasonOf),
+    injection:
+      injection === undefined || injection.riskLevel === 'normal' ? undefined : injection.riskLevel,
+    prompt: prompt === undefined ? undefined : prompt.slice(0, MAX_PROMPT_CHARS),
   };
+}
+
+const NONE: readonly never[] = [];
+const NO_ERRORS: readonly string[] = Object.freeze([]);
+
+function reasonOf({ failure }: ProxyResult['failures'][number]): string {
+  return failure.reason === 'status' ? `http_${failure.status}` : failure.reason;
 }
