@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
 import { createTriageServer, type TriageServer } from './app.js';
 import { parseServerConfig } from './config.js';
-import type { FeedMessage } from './console-live.js';
+import { bucketOf, bySecond, type FeedMessage, type TrafficBucket } from './console-live.js';
 import { type TrafficEntry, TrafficRecorder } from './console-recorder.js';
 import { chat, logCapture, post } from './server.test-helpers.js';
 
@@ -246,5 +246,59 @@ describe('the traffic recorder', () => {
     expect(recorder.since(0)).toEqual({ entries: [2, 3, 4, 5].map(entry), lost: 2 });
     expect(recorder.since(4)).toEqual({ entries: [4, 5].map(entry), lost: 0 });
     expect(recorder.since(6)).toEqual({ entries: [], lost: 0 });
+  });
+});
+
+describe('the live feed buckets', () => {
+  const at = (ms: number, fields: Partial<TrafficEntry> = {}): TrafficEntry => ({
+    at: 1_000_000 + ms,
+    endpoint: 'chat',
+    tier: 'SIMPLE',
+    model: 'fake/small',
+    source: 'local',
+    confidence: 0.9,
+    status: 200,
+    ms: ms + 1,
+    decideMs: 0.01,
+    fallbacks: 0,
+    upstreamErrors: [],
+    ...fields,
+  });
+
+  it('groups requests by second, with counts, status classes, errors and percentiles', () => {
+    const buckets = bySecond([
+      at(100),
+      at(200, {
+        tier: 'COMPLEX',
+        model: 'fake/big',
+        status: 503,
+        fallbacks: 1,
+        upstreamErrors: ['timeout', 'http_503'],
+      }),
+      at(1500, { source: 'fallback', status: 499 }),
+    ]);
+    expect(buckets.map((b) => b.count)).toEqual([2, 1]);
+    const [first, second] = buckets as [TrafficBucket, TrafficBucket];
+    expect(first.byTier).toEqual({ SIMPLE: 1, COMPLEX: 1 });
+    expect(first.byStatus).toEqual({ '2xx': 1, '5xx': 1 });
+    expect(first.upstreamErrors).toEqual({ timeout: 1, http_503: 1 });
+    expect(first.fallbacks).toBe(1);
+    expect(first.latency).toEqual({ p50: 101, p90: 201, p99: 201 });
+    expect(second.byStatus).toEqual({ '499': 1 });
+    expect(second.bySource).toEqual({ fallback: 1 });
+    expect(first.cost).toBeNull();
+  });
+
+  it('sums tokens and cost only when requests carry them', () => {
+    const bucket = bucketOf(0, [
+      at(1, {
+        usage: { promptTokens: 10, completionTokens: 5 },
+        cost: { usd: 0.001, baselineUsd: 0.01 },
+      }),
+      at(2),
+    ]);
+    expect(bucket.tokens).toEqual({ prompt: 10, completion: 5 });
+    expect(bucket.cost).toEqual({ usd: 0.001, baselineUsd: 0.01 });
+    expect(bucketOf(0, []).latency).toBeNull();
   });
 });
