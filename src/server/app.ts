@@ -245,7 +245,7 @@ function guard(app: FastifyInstance, ctx: ServerContext, keys: ClientKeys): void
     app.addHook('onRequest', (request, reply, done) => {
       if (
         OPEN_ROUTES.has(request.routeOptions.url ?? '') ||
-        (request.routeOptions.config as { open?: boolean }).open === true ||
+        (request.routeOptions.config as { open?: boolean } | undefined)?.open === true ||
         keys.allows(request.headers)
       ) {
         return done();
