@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { needBrowser, screenshotPath } from '../../test/browser.js';
-import { runCli } from '../../test/built-cli.js';
+import { exited, listening, runCli, spawnCli } from '../../test/built-cli.js';
 import { createTriageServer, type TriageServer } from '../server/app.js';
 import { parseServerConfig } from '../server/config.js';
 import { logCapture } from '../server/server.test-helpers.js';
@@ -206,5 +206,20 @@ describe('the console in Chromium', () => {
     await p.emulateMedia({ colorScheme: 'dark' });
     await p.screenshot({ path: screenshotPath('report-dark'), fullPage: true });
     await p.close();
+  });
+
+  it('is served by the built `triage serve`, from the files the build put in dist/', async (context) => {
+    const child = spawnCli(['serve', '--port', '0']);
+    const done = exited(child);
+    try {
+      const base = await listening(child);
+      const p = await page(context);
+      await p.goto(`${base}/`);
+      await expect.poll(() => p.locator('[data-field=tier]').textContent()).toMatch(/^[A-Z]+$/);
+      await p.close();
+    } finally {
+      child.kill('SIGTERM');
+      await done;
+    }
   });
 });
