@@ -14,6 +14,8 @@ interface Audit {
   readonly source: string;
   readonly fallbackCause?: string | null;
   readonly reason?: string;
+  /** The local classifier is unsure and an LLM is configured: `decide` would ask it. */
+  readonly needsLlm?: boolean;
   readonly read: ExplainedText;
 }
 
@@ -140,6 +142,7 @@ function audit(a: Audit): string {
     `<div class="meter" role="meter" aria-label="confidence" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${pct}"><i style="width:${pct}%"></i></div></dd>` +
     `<dt>source</dt><dd data-field="source">${escapeHtml(a.source)}${a.fallbackCause ? ` (${escapeHtml(a.fallbackCause)})` : ''}</dd>` +
     (a.reason ? `<dt>reason</dt><dd>${escapeHtml(a.reason)}</dd>` : '') +
+    (a.needsLlm ? '<dt>LLM</dt><dd>unsure locally: the LLM would be asked</dd>' : '') +
     '</dl>'
   );
 }
