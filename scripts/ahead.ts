@@ -23,6 +23,8 @@ import {
 
 /** Modules never imported: the CLI's entry runs the CLI when imported. */
 const SKIPPED = new Set(['cli/main.ts']);
+/** Folders never imported: the console page's scripts run in a browser (they need a DOM). */
+const SKIPPED_DIRS = ['console/ui/'];
 
 /** What the library's modules declared while they were imported. */
 export interface Declared {
@@ -41,7 +43,9 @@ export async function recordModules(srcDir: string): Promise<Declared> {
   scope[PREBUILD_RECORDER] = declared.prebuildables;
   try {
     for (const file of modules(srcDir)) {
-      if (!SKIPPED.has(relative(srcDir, file))) await import(pathToFileURL(file).href);
+      const path = relative(srcDir, file);
+      if (SKIPPED.has(path) || SKIPPED_DIRS.some((dir) => path.startsWith(dir))) continue;
+      await import(pathToFileURL(file).href);
     }
   } finally {
     delete scope[SCHEMA_RECORDER];

@@ -14,6 +14,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundleConsole } from './console-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -51,4 +52,6 @@ await build({
 cpSync(join(root, 'node_modules/typebox/license'), join(dist, 'typebox.LICENSE'));
 // The stock pipeline classifiers (manifests and prompts), read at run time from beside the code.
 cpSync(join(root, 'src/pipeline/classifiers'), join(dist, 'classifiers'), { recursive: true });
+// The web console's page and script, for browsers (docs/console.md).
+await bundleConsole({ write: true });
 console.log(`bundle: ${Object.keys(entryPoints()).length} entry points`);

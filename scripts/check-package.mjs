@@ -3,7 +3,8 @@
 //   - imports every subpath of `exports` in a fresh process, and checks that none but
 //     `triage/server` loads the server's packages (fastify, pino, prom-client, undici);
 //   - type-checks a file that imports every subpath (the `types` conditions, NodeNext);
-//   - runs the `triage` binary (`--version`, `tier`).
+//   - runs the `triage` binary (`--version`, `tier`);
+//   - checks that the web console's files stay within their budget (300 KB).
 // Slow (a build and an install), so it is a script of its own rather than part of `npm test`.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const SERVER_STACK = ['fastify', 'pino', 'prom-client', 'undici'];
+/** The most the web console's files (dist/console/) may add to the package. */
+const CONSOLE_BUDGET_BYTES = 300 * 1024;
 const work = mkdtempSync(join(tmpdir(), 'triage-package-'));
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8' });
 const node = (args, cwd = work) => execFileSync(process.execPath, args, { cwd, encoding: 'utf8' });
@@ -30,6 +33,18 @@ try {
     npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root),
   );
   const tarball = join(work, packed[0].filename);
+  // The web console's files (the page and its bundled script) stay small: ≤ 300 KB.
+  const consoleBytes = packed[0].files
+    .filter((file) => file.path.startsWith('dist/console/'))
+    .reduce((sum, file) => sum + file.size, 0);
+  check(
+    consoleBytes > 0 && consoleBytes <= CONSOLE_BUDGET_BYTES,
+    `console assets in the package: ${(consoleBytes / 1024).toFixed(1)} KB (budget ${CONSOLE_BUDGET_BYTES / 1024} KB)`,
+  );
+  check(
+    !packed[0].files.some((file) => file.path.startsWith('docs/images/')),
+    'docs/images (README screenshots) are not in the package',
+  );
   writeFileSync(join(work, 'package.json'), '{ "name": "consumer", "type": "module" }\n');
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], work);
 

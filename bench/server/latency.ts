@@ -31,7 +31,8 @@ import {
  * its latency minus that of direct requests sent at the same moments, so a pause of the machine
  * falls on both sides of the difference. Then streaming: time to the first body byte (the first
  * event). Each row also gives the CPU time and the garbage-collection pauses of each proxy, and the
- * CPU time of the harness.
+ * CPU time of the harness. Then the web console: the default server (console on, no page open)
+ * against one with the console off, their requests alternating on one clock.
  *
  * In production the proxy has its cores to itself; here the load generator and the upstream run
  * on the same machine. Unless `--no-pin`, the proxies (triage, the bare proxy) are pinned to the
@@ -372,6 +373,56 @@ async function measure(
   };
 }
 
+/** Triage with the console on (no page open) against triage with it off. */
+interface ConsoleRow {
+  readonly rate: number;
+  readonly samples: number;
+  readonly on: Quantiles;
+  readonly off: Quantiles;
+  /** on − off: what the console's recorder adds to a proxied request. */
+  readonly added: Quantiles;
+  readonly errors: number;
+}
+
+/**
+ * What the web console costs proxied requests when nobody has it open: the default server (the
+ * console on, its recorder writing each request to its ring) against one with the console off,
+ * their requests alternating on one clock, so that both see the same conditions.
+ */
+async function measureConsole(
+  on: Target,
+  off: Target,
+  rate: number,
+  options: Options,
+): Promise<ConsoleRow> {
+  await runPhase([on, off], rate, 1, false);
+  const latencies = { on: [] as number[], off: [] as number[] };
+  let errors = 0;
+  for (let round = 0; round < options.rounds; round++) {
+    const [a, b] = (await runPhase([on, off], rate, options.seconds, false)) as [Phase, Phase];
+    latencies.on.push(...a.latencies);
+    latencies.off.push(...b.latencies);
+    errors += a.errors + b.errors;
+  }
+  const q = { on: percentiles(latencies.on), off: percentiles(latencies.off) };
+  return {
+    rate,
+    samples: latencies.on.length,
+    ...q,
+    added: { p50: q.on.p50 - q.off.p50, p99: q.on.p99 - q.off.p99 },
+    errors,
+  };
+}
+
+function printConsole(row: ConsoleRow): void {
+  const q = (x: Quantiles) => `p50 ${x.p50.toFixed(3)} ms p99 ${x.p99.toFixed(3)} ms`;
+  process.stdout.write(
+    `web console, no page open, at ${row.rate} req/s per server (n=${row.samples}, errors ${row.errors})\n` +
+      `  console on  ${q(row.on)}   added ${q(row.added)}\n` +
+      `  console off ${q(row.off)}   (sent alongside)\n`,
+  );
+}
+
 function print(row: Row): void {
   const f = (ms: number) => `${ms.toFixed(3)} ms`;
   const q = (x: Quantiles) => `p50 ${f(x.p50)} p99 ${f(x.p99)}`;
@@ -418,16 +469,26 @@ async function main(): Promise<void> {
   const upstream = await start('./upstream.ts', []);
   const triage = await start('./triage.ts', [String(upstream.port), options.logLevel]);
   const bare = await start('./bare-proxy.ts', [String(upstream.port)]);
+  const noConsole = await start('./triage.ts', [
+    String(upstream.port),
+    options.logLevel,
+    'console-off',
+  ]);
   const layout = options.pin
     ? pinProcesses(
-        [triage.child.pid ?? 0, bare.child.pid ?? 0],
+        [triage.child.pid ?? 0, bare.child.pid ?? 0, noConsole.child.pid ?? 0],
         [process.pid, upstream.child.pid ?? 0],
       )
     : 'not pinned (--no-pin)';
   if (!options.json) process.stdout.write(`${layout}\n`);
   const pool = (port: number) =>
     new Pool(`http://127.0.0.1:${port}`, { connections: 256, pipelining: 1 });
-  const pools = { direct: pool(upstream.port), bare: pool(bare.port), triage: pool(triage.port) };
+  const pools = {
+    direct: pool(upstream.port),
+    bare: pool(bare.port),
+    triage: pool(triage.port),
+    noConsole: pool(noConsole.port),
+  };
   const usageOf = (child: ChildProcess) => () =>
     new Promise<ChildUsage>((resolve) => {
       child.once('message', (usage: ChildUsage) => resolve(usage));
@@ -441,6 +502,7 @@ async function main(): Promise<void> {
   });
   const fake = usageOf(upstream.child);
   const rows: Row[] = [];
+  let consoleRow: ConsoleRow | undefined;
   let throughput: ThroughputRow[] = [];
   try {
     for (const rate of options.latency ? options.rates : []) {
@@ -459,6 +521,13 @@ async function main(): Promise<void> {
       );
       rows.push(ttfb);
       if (!options.json) print(ttfb);
+      const off: Target = {
+        pool: pools.noConsole,
+        body: requestBody('auto', false),
+        usage: usageOf(noConsole.child),
+      };
+      consoleRow = await measureConsole(targetsFor(false).triage, off, options.rates[0]!, options);
+      if (!options.json) printConsole(consoleRow);
     }
     if (options.workers.length > 0) {
       throughput = await measureThroughput(
@@ -481,10 +550,14 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(Object.values(pools).map((p) => p.close()));
-    for (const child of [triage.child, bare.child, upstream.child]) child.disconnect();
+    for (const child of [triage.child, bare.child, noConsole.child, upstream.child]) {
+      child.disconnect();
+    }
   }
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ layout, results: rows, throughput }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ layout, results: rows, console: consoleRow, throughput }, null, 2)}\n`,
+    );
   }
 }
 

@@ -6,11 +6,15 @@ import { reportToParent } from './child.js';
  * Child process of `npm run bench:server`: the routing server (the real tier router, no LLM check)
  * in front of the fake upstream whose port is the first argument, configured as a user would
  * (logs on, at the level given as second argument, to standard output, which the parent
- * discards), reporting its port to the parent.
+ * discards), reporting its port to the parent. A third argument `console-off` turns the web
+ * console off.
  */
-const [upstreamPort, level = 'info'] = process.argv.slice(2);
+const [upstreamPort, level = 'info', consoleMode = 'console-on'] = process.argv.slice(2);
 const config = parseServerConfig({
   server: { log: { level } },
+  // The web console is on by default (its recorder writes every request); `console-off` turns it
+  // off, for the phase that measures what it costs when no page is open.
+  ...(consoleMode === 'console-off' ? { console: { enabled: false } } : {}),
   providers: { fake: { baseUrl: `http://127.0.0.1:${upstreamPort}/v1` } },
   tiers: {
     SIMPLE: ['fake/small'],

@@ -1,5 +1,11 @@
+import { noteMisclassified, writeEvalHtmlReport } from '../console/report/cli-report.js';
 import { formatBinaryReport, formatClassificationReport } from '../eval/format.js';
-import { BinaryTally, ClassificationTally } from '../eval/metrics.js';
+import {
+  type BinaryReport,
+  BinaryTally,
+  type ClassificationReport,
+  ClassificationTally,
+} from '../eval/metrics.js';
 import { InputError, readJsonl } from './io.js';
 
 /** One labelled row of an evaluation file, after parsing. */
@@ -36,9 +42,12 @@ export async function runClassificationEval<I>(
 ): Promise<void> {
   const tally = new ClassificationTally(spec.labels);
   for await (const { line, input, expected } of rows(spec)) {
-    tally.add(line, spec.show(input), expected, await spec.classify(input, expected));
+    const text = spec.show(input);
+    if (!tally.add(line, text, expected, await spec.classify(input, expected))) {
+      noteMisclassified(line, text);
+    }
   }
-  print(spec, tally.report(), formatClassificationReport, extra);
+  await print(spec, tally.report(), formatClassificationReport, extra);
 }
 
 /**
@@ -51,19 +60,23 @@ export async function runBinaryEval<I>(
 ): Promise<void> {
   const tally = new BinaryTally();
   for await (const { line, input, expected } of rows(spec)) {
-    tally.add(line, spec.show(input), expected, await spec.classify(input, expected));
+    const text = spec.show(input);
+    if (!tally.add(line, text, expected, await spec.classify(input, expected))) {
+      noteMisclassified(line, text);
+    }
   }
-  print(spec, tally.report(), formatBinaryReport, extra);
+  await print(spec, tally.report(), formatBinaryReport, extra);
 }
 
 /** Prints a report as text (with any extra figures after it) or as one JSON object. */
-function print<R extends object>(
+async function print<R extends ClassificationReport | BinaryReport>(
   spec: { readonly file: string; readonly json: boolean },
   report: R,
   format: (report: R) => string,
   extra?: () => Record<string, unknown>,
-): void {
+): Promise<void> {
   const more = extra?.() ?? {};
+  await writeEvalHtmlReport(spec.file, report, more);
   if (spec.json) {
     process.stdout.write(`${JSON.stringify({ file: spec.file, ...report, ...more })}\n`);
     return;

@@ -26,6 +26,7 @@ import {
   type ServerConfig,
   tierOptionsOf,
 } from './config.js';
+import { consoleRecorder, registerConsole } from './console-routes.js';
 import type { TierRouterPort } from './decide.js';
 import { errorBody, errorTypeOf, HttpError } from './errors.js';
 import { OpenExchanges, shuttingDownBody } from './exchange.js';
@@ -142,6 +143,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       logger,
     ),
     admin: new AdminAccess(adminKeys(config, env), config.server.admin.allowLoopback),
+    recorder: consoleRecorder(config.console),
   };
 
   const app = Fastify({
@@ -182,6 +184,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   registerChat(app, ctx);
   registerRoute(app, ctx);
   registerService(app, ctx, options.metricsText);
+  registerConsole(app, ctx, { keysEnabled: keys.enabled, section: config.console });
 
   return {
     app,
@@ -272,7 +275,11 @@ function guard(app: FastifyInstance, ctx: ServerContext, keys: ClientKeys): void
   const { metrics, logger } = ctx;
   if (keys.enabled) {
     app.addHook('onRequest', (request, reply, done) => {
-      if (OPEN_ROUTES.has(request.routeOptions.url ?? '') || keys.allows(request.headers)) {
+      if (
+        OPEN_ROUTES.has(request.routeOptions.url ?? '') ||
+        (request.routeOptions.config as { open?: boolean } | undefined)?.open === true ||
+        keys.allows(request.headers)
+      ) {
         return done();
       }
       metrics.errors.inc({ kind: 'unauthorized' });

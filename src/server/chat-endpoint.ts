@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { chatRequestOf, lastUserText } from './body.js';
 import { decideChat } from './chat-decision.js';
+import { chatTraffic } from './console-traffic.js';
 import type { ChatRequestBody } from './decide.js';
 import { errorBody } from './errors.js';
 import { Exchange } from './exchange.js';
@@ -93,6 +94,8 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
   const status = closedByServer ? chat.exchange.res.statusCode : (result?.status ?? 500);
   metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
   if (closedByServer) metrics.errors.inc({ kind: 'server_shutting_down' });
+  const p = ctx.config.server.log.prompts ? lastUserText(chat.body, 500) : undefined;
+  ctx.recorder?.record(chatTraffic(routing, result, status, chat.started, injection, p));
   const outcome = result?.outcome;
   const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
   if (outcome?.kind === 'answered') {

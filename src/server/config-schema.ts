@@ -183,6 +183,21 @@ export const InjectionSectionSchema = Type.Object(
 /** The injection section, validated. */
 export type InjectionSection = Static<typeof InjectionSectionSchema>;
 
+/** The web console (docs/console.md). */
+export const ConsoleSectionSchema = Type.Object(
+  {
+    /**
+     * `true`: served to every client (behind the client keys when configured); `false`: off (no
+     * routes, nothing recorded). Absent: served to requests that arrive on a loopback interface,
+     * or to every client when client keys are configured.
+     */
+    enabled: Type.Optional(Type.Boolean()),
+    /** Where the page is served (its files and API are under `/console/`). */
+    path: Type.String({ pattern: '^/[^\\s?#]*$', default: '/' }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 /** The whole configuration file. */
 export const ServerConfigSchema = Type.Object(
   {
@@ -209,6 +224,7 @@ export const ServerConfigSchema = Type.Object(
      */
     context: Type.Optional(Type.Unknown()),
     injection: InjectionSectionSchema,
+    console: ConsoleSectionSchema,
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,7 @@ import type { AdminAccess } from './admin-access.js';
 import type { Catalog } from './catalog.js';
 import type { ClassifierSwitch } from './classifier-switch.js';
 import type { ServerConfig } from './config.js';
+import type { TrafficRecorder } from './console-recorder.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
 import type { Exchange, OpenExchanges } from './exchange.js';
 import type { InjectionFinding, InjectionScreen } from './injection-screen.js';
@@ -36,6 +37,8 @@ export interface ServerContext {
   readonly admin: AdminAccess;
   /** Chat exchanges in flight, ended cleanly when the server shuts down. */
   readonly exchanges: OpenExchanges;
+  /** What the console's live view reads (absent when the console is off). */
+  readonly recorder?: TrafficRecorder;
 }
 
 /**

@@ -1,4 +1,9 @@
-import { estimateTextTokens, estimateTokens, type LexiconScan } from '../text/index.js';
+import {
+  estimateTextTokens,
+  estimateTokens,
+  type Lexicon,
+  type LexiconScan,
+} from '../text/index.js';
 import { DIMENSIONS, type Dimension } from './keywords/index.js';
 import { buildTierLexicon, type TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
@@ -80,6 +85,11 @@ export class TierScorer {
     this.#scan = lexicon.lexicon.scan('');
     this.#signals = new SignalWriter(options, lexicon.lexicon, lexicon.index);
     this.#params = new ScoreParams(options, lexicon);
+  }
+
+  /** The lexicon it scans prompts with (for explanations, such as the console's highlights). */
+  get lexicon(): Lexicon {
+    return this.#lexicon.lexicon;
   }
 
   /** The per-dimension scores (in [-1, 1], before weighting) of the last call to `score`. */

@@ -14,7 +14,7 @@ import type { Tier } from './tiers.js';
  */
 
 /** How each keyword dimension is named in signals. */
-const LABELS: Readonly<Record<KeywordDimension, string>> = {
+export const LABELS: Readonly<Record<KeywordDimension, string>> = {
   codePresence: 'code',
   reasoningMarkers: 'reasoning',
   technicalTerms: 'technical',

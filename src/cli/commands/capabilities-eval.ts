@@ -7,6 +7,7 @@ import {
 } from '../../capabilities/intent-dataset.js';
 import { Prematcher, type PrematcherOptions } from '../../capabilities/prematcher.js';
 import { CapabilityRegistry } from '../../capabilities/registry.js';
+import { writeFiguresHtmlReport } from '../../console/report/cli-report.js';
 import { InputError } from '../io.js';
 import { fraction, integer } from '../numbers.js';
 
@@ -31,7 +32,7 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
     .option('--margin <x>', 'pre-matcher: lead needed to select', fraction)
     .option('--min-coverage <x>', 'pre-matcher: decide nothing below this coverage', fraction)
     .option('--json', 'print one JSON object')
-    .action((file: string, options: EvalOptions) => {
+    .action(async (file: string, options: EvalOptions) => {
       const data = readIntentDataset(file);
       const train = data.train;
       const split = data[options.split];
@@ -59,6 +60,7 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
         examplesPerIntent: options.examples,
         seeds: options.seeds,
       };
+      await writeFiguresHtmlReport(file, { ...header, ...mean });
       if (options.json) {
         process.stdout.write(`${JSON.stringify({ ...header, ...mean, runs })}\n`);
         return;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { requestHtmlReport } from '../../console/report/cli-report.js';
 import { registerCapabilitiesEval } from './capabilities-eval.js';
 import { registerContextEval } from './context.js';
 import type { RegisterCommand } from './index.js';
@@ -24,4 +25,10 @@ export function registerEval(program: Command): void {
     .command('eval')
     .description('measure a classifier on a labelled JSONL file (accuracy, confusion, errors)');
   for (const register of EVAL_KINDS) register(command);
+  for (const kind of command.commands) {
+    kind.option('--html <file>', 'also write the report as one self-contained HTML file');
+  }
+  command.hook('preAction', (_eval, kind) => {
+    requestHtmlReport(kind.opts<{ html?: string }>().html, kind.name());
+  });
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { writeRoutingHtmlReport } from '../../console/report/cli-report.js';
 import {
   curveAt,
   indicesByGroup,
@@ -54,6 +55,7 @@ export function registerRoutingEval(evalCommand: Command): void {
       ...evaluate(scores.router, scores.length, outcomes, flags.keep),
       ...(flags.groupBy ? { groups: byGroup(rows, scores, flags.keep) } : {}),
     };
+    await writeRoutingHtmlReport(file, report);
     process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
   });
 }
