@@ -116,10 +116,11 @@ function cut(text: string, maxChars: number): string {
 }
 
 /**
- * The texts a user (or what a user brought in) controls, which the injection screen reads: the
- * current turn, i.e. the user messages and tool results after the last assistant message, newest
- * first. (Earlier turns were screened when they were current; a later version may widen this to
- * every user turn and tool result of the conversation.) Empty texts are skipped.
+ * The texts a user (or what a user brought in) controls, which the injection screen reads: every
+ * user message and tool result of the conversation, newest first. Not only the current turn: a
+ * client writes the whole history, so an earlier "user" turn answered by a forged "assistant: ok"
+ * reaches the model as much as the last one does. (The screen caches its verdicts by text, so a
+ * long conversation costs per request what its new messages cost.) Empty texts are skipped.
  */
 export function userControlledTexts(
   request: TriageRequest | { readonly messages: readonly unknown[] },
@@ -131,7 +132,6 @@ export function userControlledTexts(
   for (let i = request.messages.length - 1; i >= 0; i--) {
     const message = request.messages[i];
     const role = roleOf(message);
-    if (role === 'assistant') break;
     const source: InjectionSource | undefined =
       role === 'user' ? 'user' : TOOL_ROLES.has(role) ? 'tool_result' : undefined;
     if (source === undefined) continue;

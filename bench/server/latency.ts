@@ -4,14 +4,21 @@ import { fileURLToPath } from 'node:url';
 import { type Dispatcher, Pool } from 'undici';
 import { summarise } from '../../src/core/benchmark.js';
 import type { ChildUsage } from './child.js';
-import { measureThroughput, printThroughput, type ThroughputRow } from './throughput.js';
+import {
+  measureThroughput,
+  printThroughput,
+  type ThroughputPath,
+  type ThroughputRow,
+} from './throughput.js';
 
 /**
  * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]
- * [--workers 1,2] [--throughput-seconds 5] [--concurrency 64] [--throughput-only]
- * [--no-throughput]`: the latency triage adds over calling the upstream directly, in one run
- * against the same fake upstream on loopback; then the throughput at saturation of
- * `triage serve --workers N` for each N (`throughput.ts`).
+ * [--workers 1,2] [--throughput-seconds 5] [--throughput-rounds 3] [--concurrency 64]
+ * [--paths route,chat] [--no-wrk]
+ * [--throughput-only] [--no-throughput]`: the latency triage adds over calling the upstream
+ * directly, in one run against the same fake upstream on loopback; then the throughput at
+ * saturation of `triage serve --workers N` for each N and path, and the ratio of N workers to
+ * one (`throughput.ts`; `npm run bench:throughput` runs that part alone).
  *
  * Separate processes, as in production: the fake upstream (`upstream.ts`), the routing server
  * (logs on, to standard output), a bare Node proxy for scale (`bare-proxy.ts`: the cost of the hop
@@ -47,7 +54,13 @@ interface Options {
   /** Worker counts measured at saturation (`--workers 1,2`); none with `--no-throughput`. */
   readonly workers: readonly number[];
   readonly throughputSeconds: number;
+  /** Rounds of the throughput phase, the worker counts taking turns (`--throughput-rounds 3`). */
+  readonly throughputRounds: number;
   readonly concurrency: number;
+  /** Paths measured at saturation (`--paths route,chat`). */
+  readonly paths: readonly ThroughputPath[];
+  /** Load the throughput phase with wrk when installed; false with `--no-wrk`. */
+  readonly wrk: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -68,7 +81,10 @@ function parseArgs(argv: readonly string[]): Options {
       ? []
       : value('--workers', '1,2').split(',').map(Number),
     throughputSeconds: Number(value('--throughput-seconds', '5')),
+    throughputRounds: Number(value('--throughput-rounds', '3')),
     concurrency: Number(value('--concurrency', '64')),
+    paths: value('--paths', 'route,chat').split(',') as ThroughputPath[],
+    wrk: !argv.includes('--no-wrk'),
   };
 }
 
@@ -451,9 +467,12 @@ async function main(): Promise<void> {
           upstream: upstream.child,
           workers: options.workers,
           seconds: options.throughputSeconds,
+          rounds: options.throughputRounds,
           concurrency: options.concurrency,
           logLevel: options.logLevel,
           pin: options.pin,
+          paths: options.paths,
+          wrk: options.wrk,
         },
         requestBody('auto', false),
         async () => (await fake()).cpuUs,

@@ -55,10 +55,11 @@ export const InjectionConfigSchema = Type.Object(
     /** The score at and above which a text is `high_risk`. */
     highRiskAt: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })),
     /**
-     * Characters scanned at most; a longer text is scanned up to here and, when nothing is found,
-     * reported `unknown` (its risk could not be established). Default 2,000,000.
+     * Characters scanned at most (in overlapping windows of a million); a longer text is scanned
+     * up to here and, when nothing is found, reported `unknown` (its risk could not be
+     * established). Default 16,000,000: more than a server's default body limit holds.
      */
-    maxChars: Type.Integer({ minimum: 1, default: 2_000_000 }),
+    maxChars: Type.Integer({ minimum: 1, default: 16_000_000 }),
     /** Most signals reported as evidence. Default 20. */
     maxSignals: Type.Integer({ minimum: 0, maximum: 1000, default: 20 }),
     /** Patterns added to the built-in ones. */

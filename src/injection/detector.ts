@@ -66,7 +66,15 @@ export class InjectionDetector implements Classifier<string> {
     const end = Math.min(input.length, config.maxChars);
     const truncated = end < input.length;
     const analyzer = analysis.protects === 0 ? this.#analyzer : this.#guardedAnalyzer();
-    const score = end === 0 ? 0 : analyzer.analyze(input, 0, end, analysis, evidence);
+    let score = 0;
+    // A long text is analysed window by window (each analysis holds buffers the size of its
+    // range), the windows overlapping so that an attack on an edge is whole in one of them. The
+    // text scores as its riskiest window, as a window scores as its riskiest section.
+    for (let start = 0; start < end; ) {
+      const stop = Math.min(end, start + WINDOW_CHARS);
+      score = Math.max(score, analyzer.analyze(input, start, stop, analysis, evidence));
+      start = stop >= end ? end : nextWindowStart(input, stop - WINDOW_OVERLAP);
+    }
     let riskLevel: RiskLevel = riskLevelOf(score, config);
     if (truncated && riskLevel === 'normal') riskLevel = 'unknown';
     return {
@@ -103,6 +111,32 @@ export class InjectionDetector implements Classifier<string> {
       ? ClassificationResult.yes(result.score, details)
       : ClassificationResult.maybe(result.riskLevel === 'unknown' ? 0.5 : result.score, details);
   }
+}
+
+/** Most characters analysed at once (see {@link InjectionDetector.detect}). */
+export const WINDOW_CHARS = 1_000_000;
+/**
+ * Characters a window shares with the one before it: longer than any clause a signal needs (a
+ * verb and its target stand within 90 characters; a section is 4,000).
+ */
+export const WINDOW_OVERLAP = 8_000;
+/** How far past its nominal start a window looks for a line or word boundary to start at. */
+const BOUNDARY_SEARCH = 1_000;
+
+/**
+ * Where the window that nominally starts at `from` starts: after the first line break within
+ * {@link BOUNDARY_SEARCH} characters, else after the first white space, else at `from` (a word
+ * cut in two at a window's start could read as another word, a line cut in two as a line start).
+ */
+function nextWindowStart(text: string, from: number): number {
+  const limit = Math.min(text.length, from + BOUNDARY_SEARCH);
+  const newline = text.indexOf('\n', from);
+  if (newline >= 0 && newline < limit) return newline + 1;
+  for (let i = from; i < limit; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || code === 9 || code === 13) return i + 1;
+  }
+  return from;
 }
 
 let shared: InjectionDetector | undefined;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import Type, { type Static } from 'typebox';
 import { DEFAULT_CERTAINTY_THRESHOLD } from '../core/certainty.js';
 import { lruDecisionCache } from '../core/decision-cache.js';
@@ -19,7 +20,7 @@ import type { InjectionConfigInput } from './config.js';
 import { InjectionDetector } from './detector.js';
 import { askJudge, type JudgeInput } from './llm-judge.js';
 import { policyOf } from './policy.js';
-import type { DetectOptions, InjectionResult, RiskLevel } from './types.js';
+import type { DetectOptions, InjectionResult, InjectionSource, RiskLevel } from './types.js';
 
 /**
  * The injection guard: the local detector on every text, and an LLM (document 003's
@@ -60,7 +61,10 @@ export const InjectionGuardConfigSchema = Type.Object(
     llmMayClearHighRisk: Type.Boolean({ default: false }),
     /** Most characters sent to the LLM (cut around the local evidence). Default 6000. */
     maxLlmChars: Type.Integer({ minimum: 200, default: 6000 }),
-    /** Cache LLM verdicts by text (an LRU of 10,000 entries, 10 minutes). Default true. */
+    /**
+     * Cache LLM verdicts by text (an LRU of 10,000 entries, 10 minutes), and the detector's
+     * results by text (an LRU of 10,000 entries). Default true.
+     */
     cache: Type.Boolean({ default: true }),
     /** The model to ask, overriding the provider's default. */
     model: Type.Optional(Type.String({ minLength: 1 })),
@@ -115,6 +119,14 @@ export interface InjectionDecideOptions extends DetectOptions, DecideOptions {}
  */
 export type CheckOptions = InjectionDecideOptions;
 
+/** Detector results kept by text (see {@link InjectionGuard}'s `#detect`). */
+const LOCAL_CACHE_ENTRIES = 10_000;
+/**
+ * Texts shorter than this are detected again rather than looked up: scanning one costs a few
+ * microseconds, hashing and looking it up about half of that.
+ */
+const LOCAL_CACHE_MIN_CHARS = 64;
+
 const validateGuardConfig = compileConfig(InjectionGuardConfigSchema, 'injection guard config');
 const ORDER: Readonly<Record<RiskLevel, number>> = {
   normal: 0,
@@ -129,6 +141,8 @@ export class InjectionGuard {
   readonly detector: InjectionDetector;
   readonly #hybrid: Hybrid<JudgeInput, RiskLevel>;
   readonly #llmEnabled: boolean;
+  /** The detector's results by source, system prompt and text hash (absent with `cache: false`). */
+  readonly #results: LRUCache<string, InjectionResult> | undefined;
 
   /**
    * Validates the settings (a `ConfigError` names each bad field).
@@ -147,6 +161,7 @@ export class InjectionGuard {
     this.#llmEnabled = llm !== undefined;
     const config = this.config;
     const cache = shared ?? (config.cache ? lruDecisionCache<RiskLevel>() : undefined);
+    this.#results = config.cache ? new LRUCache({ max: LOCAL_CACHE_ENTRIES }) : undefined;
     this.#hybrid = new Hybrid<JudgeInput, RiskLevel>({
       name: 'prompt_injection',
       local: (input) => localVerdict(input.local),
@@ -235,15 +250,39 @@ export class InjectionGuard {
   #judged(text: string, options: DetectOptions): JudgeInput {
     const source = options.source ?? 'user';
     const { system } = options;
-    const local = this.detector.detect(
-      text,
-      system === undefined ? { source } : { source, system },
-    );
     const policy = policyOf(system);
+    const local = this.#detect(text, source, system, policy?.id);
     const protections = policy?.describe() ?? '';
     return policy && protections !== ''
       ? { text, source, local, protections, policyId: policy.id }
       : { text, source, local };
+  }
+
+  /**
+   * The detector's result, from the cache when the same text was seen against the same system
+   * prompt: a conversation sends its whole history with every request, and every user turn and
+   * tool result of it is screened, so without the cache a long conversation would cost more per
+   * request at each turn. A result is deterministic (text, source, system prompt, detector), so
+   * it never goes stale; it is frozen, as it is shared.
+   */
+  #detect(
+    text: string,
+    source: InjectionSource,
+    system: string | undefined,
+    policyId: string | undefined,
+  ): InjectionResult {
+    const options = system === undefined ? { source } : { source, system };
+    const results = this.#results;
+    if (results === undefined || typeof text !== 'string' || text.length < LOCAL_CACHE_MIN_CHARS) {
+      return this.detector.detect(text, options);
+    }
+    const key = `${source}:${policyId ?? ''}:${createHash('sha256').update(text).digest('base64url')}`;
+    let result = results.get(key);
+    if (result === undefined) {
+      result = frozen(this.detector.detect(text, options));
+      results.set(key, result);
+    }
+    return result;
   }
 
   #toDecision(
@@ -295,6 +334,12 @@ export class InjectionGuard {
         return { value: ORDER[local] < ORDER.suspicious ? 'suspicious' : local, confidence };
     }
   }
+}
+
+function frozen(result: InjectionResult): InjectionResult {
+  for (const signal of result.signals) Object.freeze(signal);
+  Object.freeze(result.signals);
+  return Object.freeze(result);
 }
 
 function localVerdict(result: InjectionResult): LocalVerdict<RiskLevel> {

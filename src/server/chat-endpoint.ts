@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { chatRequestOf, lastUserText } from './body.js';
+import { decideChat } from './chat-decision.js';
 import type { ChatRequestBody } from './decide.js';
-import { errorBody, HttpError } from './errors.js';
+import { errorBody } from './errors.js';
 import { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
-import { blockReason, type InjectionFinding } from './injection-screen.js';
+import type { InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';
 import { type ProxyResult, proxyChat } from './proxy.js';
 import { requestDeadline } from './request-deadline.js';
 import type { Routing } from './routing.js';
-import { GONE, roundMs, routeOf, type ServerContext, screenOf } from './server-context.js';
+import { GONE, roundMs, type ServerContext } from './server-context.js';
 
 /** Longest prompt excerpt written to a log line when prompt logging is on. */
 const MAX_LOGGED_PROMPT_CHARS = 2000;
@@ -22,32 +23,17 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
   const { metrics, logger, upstreams } = ctx;
   const { decisionHeaders: withHeaders, deadlineMs } = ctx.config.server;
   const onFailure = metrics.failed.bind(metrics);
-  const screening = ctx.injection.policy !== 'off';
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
     const { body, raw, modelValue } = chatRequestOf(request.body);
     const deadline = requestDeadline(request.headers, deadlineMs, started);
     const exchange = new Exchange(reply.raw, ctx.exchanges);
-    let injection: InjectionFinding | undefined;
-    const extraHeaders: Record<string, string> = {};
-    if (screening) {
-      const finding = await screenOf(ctx, body, exchange, reply, true);
-      if (finding === GONE) return;
-      injection = finding;
-      if (injection?.acts) {
-        extraHeaders['x-triage-injection'] = injection.riskLevel;
-        if (ctx.injection.policy === 'block') {
-          throw new HttpError(403, 'prompt_injection', blockReason(injection), {
-            type: 'invalid_request_error',
-            headers: extraHeaders,
-          });
-        }
-      }
-    }
-    const routed = routeOf(ctx, body, exchange, reply);
-    const routing = routed instanceof Promise ? await routed : routed;
-    if (routing === GONE) return;
+    exchange.deadlineAt = deadline.at;
+    const pending = decideChat(ctx, body, exchange, reply);
+    const decision = pending instanceof Promise ? await pending : pending;
+    if (decision === GONE) return;
+    const { injection, routing, headers: extraHeaders } = decision;
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {
       metrics.decided(routing);

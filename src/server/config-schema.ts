@@ -164,6 +164,14 @@ export const InjectionSectionSchema = Type.Object(
     minLevel: Type.Union([Type.Literal('suspicious'), Type.Literal('high_risk')], {
       default: 'high_risk',
     }),
+    /**
+     * What a text whose risk could not be established (`unknown`: longer than the detector's
+     * `maxChars` with nothing found, or the guard's `fallback: unknown`) gets: `allow`, `flag`
+     * or `block`. Absent: what the policy does to an attack (it fails closed).
+     */
+    unknown: Type.Optional(
+      Type.Union([Type.Literal('allow'), Type.Literal('flag'), Type.Literal('block')]),
+    ),
     /** The detector's configuration (preset, thresholds, patterns): docs/injection.md. */
     detector: Type.Optional(Type.Unknown()),
     /** The LLM check's settings (minConfidence, timeoutMs, …); the LLM is the `llm` section. */

@@ -23,6 +23,8 @@ export class Exchange {
   #gone = false;
   #closedByServer = false;
   #attempt: CancellableAttempt | undefined;
+  /** When the request's deadline passes (`performance.now()` clock), once it is known. */
+  deadlineAt: number | undefined;
 
   /** `open`: the set that tracks the server's exchanges in flight, for shutdown. */
   constructor(res: ServerResponse, open?: OpenExchanges) {

@@ -3,16 +3,17 @@ import type { InjectionSource, RiskLevel } from '../injection/types.js';
 import type { Triage, TriageInjectionDecision } from '../triage.js';
 import type { TriageRequest } from '../triage-request.js';
 import type { InjectionSection } from './config.js';
-import type { Cancellation, ChatRequestBody } from './decide.js';
+import { type Cancellation, type ChatRequestBody, deadlineOf } from './decide.js';
 
 /**
  * The server's prompt-injection screen: the front door's injection part (the local detector, the
- * LLM check when it is unsure and an LLM is configured) over the texts of the request's current
- * turn, judged against the request's system messages (what they protect or restrict makes some
- * requests attacks), and what the deployment's policy does about the riskiest one.
+ * LLM check when it is unsure and an LLM is configured) over every text the client controls (each
+ * user message and tool result, earlier turns included), judged against the request's system
+ * messages (what they protect or restrict makes some requests attacks), and what the
+ * deployment's policy does about the riskiest one.
  */
 
-/** The riskiest text of a request's current turn. */
+/** The riskiest text the client controls in a request. */
 export interface InjectionFinding {
   readonly riskLevel: RiskLevel;
   readonly confidence: number;
@@ -24,11 +25,21 @@ export interface InjectionFinding {
   readonly text: InjectionSource;
   /** The evidence: kind and what fired (the matched words, never more of the text). */
   readonly signals: readonly { readonly kind: string; readonly label: string }[];
-  /** Whether the policy acts on it (its level is at least `minLevel`). */
+  /** Its message's index in `messages`. */
+  readonly messageIndex: number | null;
+  /**
+   * What the policy does about it: `block` or `flag` when its level is at least `minLevel` (or
+   * it is `unknown` and `unknown` says so), else `none`.
+   */
+  readonly action: InjectionAction;
+  /** Whether the policy acts on it (`action` is not `none`). */
   readonly acts: boolean;
 }
 
-/** Order of risk; `unknown` (not established) is reported but never acted on. */
+/** What the policy does about a finding. */
+export type InjectionAction = 'none' | 'flag' | 'block';
+
+/** Order of risk; `unknown` (not established) is acted on as `injection.unknown` says. */
 const RANK: Readonly<Record<RiskLevel, number>> = {
   normal: 0,
   unknown: 0.5,
@@ -45,18 +56,29 @@ const INJECTION = { parts: ['injection'] } as const;
 export class InjectionScreen {
   readonly policy: InjectionSection['policy'];
   readonly #minRank: number;
+  /** What the policy does to a text at `minLevel` or above, and to an `unknown` one. */
+  readonly #onAttack: InjectionAction;
+  readonly #onUnknown: InjectionAction;
   readonly #triage: Triage;
 
   constructor(section: InjectionSection, triage: Triage) {
     this.policy = section.policy;
     this.#minRank = RANK[section.minLevel];
+    this.#onAttack = section.policy === 'off' ? 'none' : section.policy;
+    this.#onUnknown =
+      section.unknown === undefined
+        ? this.#onAttack
+        : section.unknown === 'allow'
+          ? 'none'
+          : section.unknown;
     this.#triage = triage;
   }
 
   /**
-   * The riskiest text of the current turn (the messages after the last assistant message: the
-   * user's, and tool results), or `undefined` when there is no text to scan. Synchronous unless
-   * the detector is unsure of a text and an LLM is configured.
+   * The riskiest text the user controls (every user message and tool result: a client writes
+   * the whole history), or `undefined` when there is no text to scan. Synchronous unless the
+   * detector is unsure of a text and an LLM is configured. Texts seen before (earlier turns of
+   * the conversation) cost a hash and a lookup: their verdicts are cached by content.
    */
   scan(
     body: ChatRequestBody,
@@ -68,12 +90,18 @@ export class InjectionScreen {
     if (decision === null) return undefined;
     if (!decision.needsLlm) return this.#finding(decision);
     return this.#triage
-      .decide(request, { ...INJECTION, from: local, signal: cancel.signal })
+      .decide(request, { ...INJECTION, from: local, signal: cancel.signal, ...deadlineOf(cancel) })
       .then((decided) => this.#finding(decided.injection!));
   }
 
   #finding(decision: TriageInjectionDecision): InjectionFinding {
     const { riskLevel, local } = decision;
+    const action =
+      riskLevel === 'unknown'
+        ? this.#onUnknown
+        : RANK[riskLevel] >= this.#minRank
+          ? this.#onAttack
+          : 'none';
     return {
       riskLevel,
       confidence: decision.confidence,
@@ -81,7 +109,9 @@ export class InjectionScreen {
       fallbackCause: decision.fallbackCause,
       text: local.source,
       signals: local.signals.slice(0, MAX_SIGNALS).map(({ kind, label }) => ({ kind, label })),
-      acts: RANK[riskLevel] >= this.#minRank,
+      messageIndex: decision.messageIndex,
+      action,
+      acts: action !== 'none',
     };
   }
 }
@@ -93,8 +123,15 @@ export function blockReason(finding: InjectionFinding): string {
     .map((s) => `${s.kind} "${s.label}"`)
     .join(', ');
   const what = finding.text === 'user' ? 'the user message' : 'a tool result';
+  const where = finding.messageIndex === null ? '' : `messages[${finding.messageIndex}], `;
+  if (finding.riskLevel === 'unknown') {
+    return (
+      `request refused: the risk of ${what} could not be established (${where}risk unknown), ` +
+      'and the policy refuses what it cannot clear'
+    );
+  }
   return (
-    `request refused: ${what} looks like a prompt injection (risk ${finding.riskLevel}, ` +
+    `request refused: ${what} looks like a prompt injection (${where}risk ${finding.riskLevel}, ` +
     `confidence ${finding.confidence.toFixed(2)}${evidence ? `: ${evidence}` : ''})`
   );
 }

@@ -23,22 +23,32 @@ export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/v1/route', async (request, reply) => {
     const { body } = chatRequestOf(request.body);
     const exchange = new Exchange(reply.raw);
-    const injection = await screenOf(ctx, body, exchange, reply, false);
-    if (injection === GONE) return;
-    const routing = await routeOf(ctx, body, exchange, reply);
-    if (routing === GONE) return;
+    // The decisions start at once: those that ask their LLM check wait for it together.
+    const routed = routeOf(ctx, body, exchange, reply);
+    let screened: ReturnType<typeof screenOf> | undefined;
+    let pending: ReturnType<typeof contextDecision>;
+    try {
+      screened = screenOf(ctx, body, exchange, reply, false);
+      pending = contextDecision(ctx.triage, body, exchange);
+    } catch (error) {
+      // Whatever is left waiting must not reject unheard.
+      for (const left of [routed, screened]) if (left instanceof Promise) left.catch(() => {});
+      throw error;
+    }
+    const [injection, routing, context] = await Promise.all([
+      screened,
+      routed,
+      pending instanceof Promise ? unlessGone(ctx, pending, exchange, reply) : pending,
+    ]);
+    if (injection === GONE || routing === GONE || context === GONE) return;
     ctx.metrics.decided(routing);
-    const pending = contextDecision(ctx.triage, body, exchange);
-    const context =
-      pending instanceof Promise ? await unlessGone(ctx, pending, exchange, reply) : pending;
-    if (context === GONE) return;
     ctx.metrics.requests.inc({
       endpoint: 'route',
       tier: routing.decision.tier,
       model: routing.targets[0]?.model.id ?? 'none',
       status: 200,
     });
-    return routeResponse(routing, context, injection, ctx.injection.policy);
+    return routeResponse(routing, context, injection);
   });
 }
 
@@ -47,7 +57,6 @@ function routeResponse(
   routing: Routing,
   context: ContextDecision | undefined,
   injection: InjectionFinding | undefined,
-  policy: ServerContext['injection']['policy'],
 ) {
   const { decision, targets } = routing;
   return {
@@ -76,7 +85,7 @@ function routeResponse(
             ...(injection.fallbackCause ? { fallback_cause: injection.fallbackCause } : {}),
             text: injection.text,
             signals: injection.signals,
-            action: injection.acts && policy !== 'off' ? policy : 'none',
+            action: injection.action,
           },
         }
       : {}),

@@ -62,21 +62,37 @@ export async function unlessGone<T>(
 /** What {@link unlessGone} gives when the client left. */
 export const GONE: unique symbol = Symbol('client gone');
 
-/** Scans a request for prompt injections and counts what was found. */
-export async function screenOf(
+/**
+ * Scans a request for prompt injections and counts what was found: synchronously when the scan
+ * is (no promise on the usual path), else once its LLM check has answered.
+ */
+export function screenOf(
   ctx: ServerContext,
   body: ChatRequestBody,
   exchange: Exchange,
   reply: FastifyReply,
   act: boolean,
-): Promise<InjectionFinding | undefined | typeof GONE> {
-  const finding = await unlessGone(ctx, ctx.injection.scan(body, exchange), exchange, reply);
-  if (finding === GONE || finding === undefined || finding.riskLevel === 'normal') return finding;
-  const action =
-    act && finding.acts ? (ctx.injection.policy === 'block' ? 'blocked' : 'flagged') : 'none';
+): InjectionFinding | undefined | Promise<InjectionFinding | undefined | typeof GONE> {
+  const scanned = ctx.injection.scan(body, exchange);
+  if (!(scanned instanceof Promise)) return counted(ctx, scanned, act);
+  return unlessGone(ctx, scanned, exchange, reply).then((finding) =>
+    finding === GONE ? finding : counted(ctx, finding, act),
+  );
+}
+
+function counted(
+  ctx: ServerContext,
+  finding: InjectionFinding | undefined,
+  act: boolean,
+): InjectionFinding | undefined {
+  if (finding === undefined || finding.riskLevel === 'normal') return finding;
+  const action = act ? DONE[finding.action] : 'none';
   ctx.metrics.injections.inc({ level: finding.riskLevel, text: finding.text, action });
   return finding;
 }
+
+/** What the policy did, as the injections metric says it. */
+const DONE = { none: 'none', flag: 'flagged', block: 'blocked' } as const;
 
 /**
  * Routes a request: synchronously when the decision is (no promise to create and wait for on the

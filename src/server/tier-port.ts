@@ -2,7 +2,12 @@ import type { TierDecision } from '../tier/decision.js';
 import { TierRequestError } from '../tier/extract.js';
 import type { Triage } from '../triage.js';
 import { type TriageRequest, TriageRequestError } from '../triage-request.js';
-import type { ChatRequestBody, TierChoice, TierRouterPort } from './decide.js';
+import {
+  type ChatRequestBody,
+  deadlineOf,
+  type TierChoice,
+  type TierRouterPort,
+} from './decide.js';
 import { HttpError } from './errors.js';
 
 /** The model id that asks for classification, before any forced-model prefix. */
@@ -40,7 +45,7 @@ export function tierRouterPort(triage: Triage): TierRouterPort {
       }
       if (!local.needsLlm) return choiceOf(local, false);
       return triage
-        .decide(request, { ...TIER, signal: cancel.signal })
+        .decide(request, { ...TIER, signal: cancel.signal, ...deadlineOf(cancel) })
         .then((checked) => choiceOf(checked.tier!, true));
     },
   };
