@@ -25,7 +25,7 @@ describe("Klaus's router settings", () => {
   });
 
   it('enable_query_router = false sends everything, as Klaus does', () => {
-    const router = new ContextRouter({ enable_query_router: false } as never);
+    const router = new ContextRouter({ enable_query_router: false });
     expect(router.classify('Define entropy.')).toMatchObject({
       mode: 'general_contextual',
       source: 'forced',

@@ -211,4 +211,26 @@ export type ContextRouterConfigInput = {
   signals?: Record<string, DeepPartial<SignalSpec> | null>;
   features?: Record<string, DeepPartial<FeatureSpec> | null>;
   modes?: Record<string, DeepPartial<ContextModeSpec> | null>;
-};
+} & KlausRouterSettings;
+
+/**
+ * The router's settings under the names of the project the design comes from (Klaus's
+ * `config.toml`), read into their places: see klaus-config.ts. A file of that project holds its
+ * other settings too; when one of these keys is given, those others are left out.
+ */
+export interface KlausRouterSettings {
+  /** `enabled`. */
+  enable_query_router?: boolean;
+  /** `localConfidenceThreshold`. */
+  router_local_confidence_threshold?: number;
+  /** `localMarginThreshold`. */
+  router_local_margin_threshold?: number;
+  /** `llm.model`. */
+  router_model?: string;
+  /** `llm.timeoutMs`. */
+  router_timeout_ms?: number;
+  /** `llm.maxTokens`. */
+  router_max_tokens?: number;
+  /** `llm.confidenceThreshold`. */
+  router_llm_confidence_threshold?: number;
+}

@@ -72,6 +72,8 @@ export interface TriageServer {
   readonly logger: Logger;
   /** The LLM the checks ask when a local classifier is unsure (`llm` in the configuration). */
   readonly llm?: ConfiguredProvider;
+  /** The tier classifier's model, switched at run time (`/router classifier`, the admin API). */
+  readonly classifier: ClassifierSwitch;
   /**
    * Starts listening (on the configured host and port unless given); resolves to the base URL.
    * `backlog` is the queue of connections not yet accepted (default 511; the kernel caps it,
@@ -192,6 +194,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     metrics,
     logger,
     ...(llm ? { llm } : {}),
+    classifier: ctx.classifier,
     async listen(at = {}) {
       await app.listen({
         host: at.host ?? config.server.host,

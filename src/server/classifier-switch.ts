@@ -7,7 +7,7 @@ import { HttpError } from './errors.js';
  * `/router classifier <model>`), by the chat command (router-command.ts) or the admin endpoint
  * (admin-endpoint.ts). The switch changes the model the `llm` provider is asked with, for the
  * tier check only (the injection and context checks keep the configured model); it lasts until
- * the process ends (each `--workers` process has its own).
+ * the server stops, and with `--workers` every worker makes it (serve-workers.ts).
  */
 
 /** What `/router classifier` and `GET /admin/classifier` report. */
@@ -50,6 +50,12 @@ export class ClassifierSwitch {
   }
 
   /**
+   * Called after every switch made here (`null`: a reset), so that the other processes of a
+   * `--workers` cluster make it too.
+   */
+  onSwitch: ((model: string | null) => void) | undefined;
+
+  /**
    * Switches to `model` (`reset` or `null`: back to the configured one). Throws a 409 without an
    * LLM check, a 400 for a model id that is not one.
    */
@@ -62,20 +68,30 @@ export class ClassifierSwitch {
         `there is no classifier to switch: ${this.#offReason}`,
       );
     }
-    if (model === null || model === 'reset') provider.resetModel();
-    else if (typeof model !== 'string' || !MODEL_ID.test(model)) {
+    const reset = model === null || model === 'reset';
+    if (!reset && (typeof model !== 'string' || !MODEL_ID.test(model))) {
       throw new HttpError(
         400,
         'invalid_model',
         'model must be a model id: 1 to 200 printable characters, no white space',
         { param: 'model' },
       );
-    } else provider.switchModel(model);
+    }
+    this.apply(reset ? null : model);
     this.#logger.info(
       { classifier: provider.model, provider: provider.id, by },
       'tier classifier model switched',
     );
+    this.onSwitch?.(reset ? null : provider.model);
     return this.status();
+  }
+
+  /** Makes a switch another process made (`null`: a reset), without telling anyone. */
+  apply(model: string | null): void {
+    const provider = this.#provider;
+    if (provider === undefined) return;
+    if (model === null) provider.resetModel();
+    else if (MODEL_ID.test(model)) provider.switchModel(model);
   }
 }
 

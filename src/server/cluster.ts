@@ -30,7 +30,16 @@ interface ShutdownMessage {
   readonly type: 'triage:shutdown';
 }
 
-type ClusterMessage = ListeningMessage | MetricsMessage | ShutdownMessage;
+/**
+ * A worker switched the tier classifier's model (`null`: back to the configured one); the primary
+ * passes it on to every other worker, and to a worker that replaces one.
+ */
+interface ClassifierMessage {
+  readonly type: 'triage:classifier';
+  readonly model: string | null;
+}
+
+type ClusterMessage = ListeningMessage | MetricsMessage | ShutdownMessage | ClassifierMessage;
 
 /** A worker that dies sooner than this after it started is replaced after a pause. */
 const SHORT_LIFE_MS = 5_000;
@@ -73,6 +82,8 @@ export function superviseWorkers(options: SupervisorOptions): Supervisor {
   const pendingForks = new Set<NodeJS.Timeout>();
   let reported = false;
   let stopping = false;
+  /** The last switch of the classifier model, for workers started after it. */
+  let classifier: ClassifierMessage | undefined;
   let exitCode = 0;
   let resolveDone: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => {
@@ -90,10 +101,14 @@ export function superviseWorkers(options: SupervisorOptions): Supervisor {
     if (message?.type === 'triage:listening') {
       listened.add(worker);
       logger.info({ worker: worker.id, pid: worker.process.pid }, 'worker listening');
+      if (classifier !== undefined) send(worker, classifier);
       if (!reported && listened.size >= workers) {
         reported = true;
         options.onListening?.(message.url, message.address);
       }
+    } else if (message?.type === 'triage:classifier') {
+      classifier = { type: 'triage:classifier', model: message.model };
+      for (const other of live()) if (other !== worker) send(other, classifier);
     } else if (message?.type === 'triage:metrics') {
       aggregator.clusterMetrics().then(
         (text) => send(worker, { type: 'triage:metrics', id: message.id, text }),
@@ -181,6 +196,18 @@ export class ClusterWorker {
   /** Tells the primary this worker listens. */
   listening(url: string, address: string): void {
     process.send?.({ type: 'triage:listening', url, address } satisfies ListeningMessage);
+  }
+
+  /** Tells the other workers, through the primary, that the classifier model was switched. */
+  classifierSwitched(model: string | null): void {
+    process.send?.({ type: 'triage:classifier', model } satisfies ClassifierMessage);
+  }
+
+  /** Calls `apply` with every switch of the classifier model another worker made. */
+  onClassifierSwitch(apply: (model: string | null) => void): void {
+    process.on('message', (message: ClusterMessage) => {
+      if (message?.type === 'triage:classifier') apply(message.model);
+    });
   }
 
   /** Resolves when the primary asks this worker to stop, or goes away. */

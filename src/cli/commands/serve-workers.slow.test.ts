@@ -94,6 +94,54 @@ describe('triage serve --workers', () => {
   );
 
   it(
+    'switches the classifier model on every worker, whichever one was asked',
+    async () => {
+      const withLlm = join(mkdtempSync(join(tmpdir(), 'triage-workers-')), 'triage.yaml');
+      writeFileSync(
+        withLlm,
+        `server:\n  log: { level: info }\nproviders:\n  local: { baseUrl: "${fake.openAiBaseUrl}" }\n` +
+          'tiers:\n  SIMPLE: [local/small]\n' +
+          `llm: { id: checker, kind: openai, model: checker-model, baseUrl: "${fake.openAiBaseUrl}" }\n`,
+      );
+      const child = serve(['--config', withLlm, '--port', '0', '--workers', '2']);
+      children.push(child);
+      const logs = logLines(child);
+      const url = await listening(child);
+      await expect
+        .poll(() => logs().filter((line) => line.msg === 'worker listening').length)
+        .toBe(2);
+      /** The model each of ten requests, on connections of their own, was told. */
+      const models = () =>
+        Promise.all(
+          Array.from({ length: 10 }, async () => {
+            const client = new Client(url);
+            try {
+              const res = await client.request({ method: 'GET', path: '/admin/classifier' });
+              return ((await res.body.json()) as { model: string }).model;
+            } finally {
+              await client.close();
+            }
+          }),
+        );
+      const switched = await request(`${url}/admin/classifier`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'switched-model' }),
+      });
+      expect(switched.statusCode).toBe(200);
+      await switched.body.dump();
+      // The other worker hears of it through the primary, a moment later.
+      await expect
+        .poll(async () => new Set(await models()), { timeout: SLOW / 2 })
+        .toEqual(new Set(['switched-model']));
+      const ended = exited(child);
+      child.kill('SIGTERM');
+      expect((await ended).code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
     'replaces a worker that dies, and says so',
     async () => {
       const child = serve(['--config', file, '--port', '0', '--workers', '2']);

@@ -63,7 +63,11 @@ export async function serveAsWorker(config: ServerConfig, options: ListenOptions
     cluster.worker?.disconnect();
     throw error;
   }
-  worker = new ClusterWorker(server.metrics.registry);
+  const member = new ClusterWorker(server.metrics.registry);
+  worker = member;
+  // A switch of the classifier model, made on any worker, is made on all of them.
+  server.classifier.onSwitch = (model) => member.classifierSwitched(model);
+  member.onClassifierSwitch((model) => server.classifier.apply(model));
   const { address } = server.app.server.address() as AddressInfo;
   worker.listening(url, address);
   await worker.untilShutdown();
