@@ -21,8 +21,8 @@ const DEFAULTS: Readonly<Record<string, unknown>> = {
 };
 
 /**
- * Validates a context-router configuration and fills in every default: document 004's modes,
- * policies, signals, weights and thresholds (with SPEC-NOTES' corrections).
+ * Validates a context-router configuration and fills in every default: the original design's modes,
+ * policies, signals, weights and thresholds (with our corrections).
  *
  * The input is merged into the defaults first. Plain objects merge field by field, arrays and
  * scalars replace. In the tables (`signals`, `features`, `modes`) an entry with a known name is

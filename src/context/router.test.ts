@@ -54,7 +54,7 @@ describe('ContextRouter', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('asks the LLM when unsure, with document 004’s prompt, limits and schema', async () => {
+  it('asks the LLM when unsure, with the original design’s prompt, limits and schema', async () => {
     const llm = answering({
       mode: PAGE_GROUNDED_DEFINITION,
       confidence: 0.88,

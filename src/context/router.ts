@@ -75,7 +75,7 @@ export interface ContextDecision extends DecisionAudit {
 }
 
 /**
- * Document 004's query router: decides how much context a question needs.
+ * The original design's query router: decides how much context a question needs.
  *
  * The local router decides when its confidence reaches `localConfidenceThreshold` (0.75) and its
  * margin `localMarginThreshold` (0.20). Otherwise the LLM, when one is given, is asked under
@@ -270,7 +270,7 @@ export function createContextRouter(
 }
 
 /**
- * Document 004's fallback reason, `fallback:low_conf(local=0.41,llm=0.55)` when the LLM was unsure;
+ * The original design's fallback reason, `fallback:low_conf(local=0.41,llm=0.55)` when the LLM was unsure;
  * otherwise `fallback:<cause>(local=…)` with the fallback cause (`no_llm`, `llm_timeout`,
  * `llm_invalid`, `deadline`, …) and, after an error, `: <error>`.
  */

@@ -24,7 +24,7 @@ import { DEFAULT_SIGNALS } from './signals.js';
 /**
  * Finds which signals a question carries, in one pass of a compiled {@link Lexicon}.
  *
- * Phrases are lexicon entries. A sequence (document 004's `what does .* mean` and
+ * Phrases are lexicon entries. A sequence (the original design's `what does .* mean` and
  * `(on|in|from) the ([a-z]+ ){0,3}(page|…)`) is checked only when the same pass found every one
  * of its parts; its order and gaps are then checked from the positions the pass recorded, and
  * only when a part occurs more than once before the point of interest is part of the question

@@ -2,7 +2,7 @@ import type { TierOptions } from './options.js';
 import type { Tier } from './tiers.js';
 
 /**
- * Forced tiers from model ids (document 000: forced tier override). `simple`, `triage/simple`,
+ * Forced tiers from model ids (the original design: forced tier override). `simple`, `triage/simple`,
  * `Triage/SIMPLE` force SIMPLE, and so on; any other id (`auto`, `triage/auto`, a real model
  * name) is classified. The document's `claw-llm-router/` prefix belongs to that project; this one
  * answers to `triage/` (configurable). Ids compare case-insensitively.
