@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import type { TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contextRouterConfig } from '../src/context/config.js';
 import { SignalMatcher } from '../src/context/signal-matcher.js';
 import { DEFAULT_SIGNALS } from '../src/context/signals.js';
 import { prebuilt, prebuiltStore } from '../src/core/prebuilt.js';
@@ -230,6 +231,16 @@ describe('values built ahead', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('give the default context router configuration as validating it gives, a fresh copy each time', () => {
+    const restored = withStore(() => contextRouterConfig({}));
+    expect(restored).toEqual(contextRouterConfig({}));
+    const again = withStore(() => contextRouterConfig({}));
+    expect(again).not.toBe(restored);
+    // Still a configuration of this module: modified and passed back, it is checked as it is.
+    delete (restored.signals as Record<string, unknown>).definition;
+    expect(() => contextRouterConfig(restored)).toThrow(/definition/);
   });
 
   it('are not used when the keywords differ from the defaults', () => {

@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { prebuildable, prebuilt } from '../core/prebuilt.js';
 import { compileConfig } from '../core/validate.js';
 import { expandAlternatives } from '../text/expand.js';
 import { DEFAULT_FEATURES, DEFAULT_MODES } from './modes.js';
@@ -42,6 +43,15 @@ export function contextRouterConfig(
   if (!isPlainObject(input)) {
     throw new ConfigError(source, [{ path: '', message: 'must be an object' }]);
   }
+  if (Object.keys(input).length === 0) {
+    // The defaults as the build validated them (see `core/prebuilt.ts`): validating and
+    // cross-checking the whole default table takes tens of milliseconds on a cold start.
+    const stored = prebuilt<ContextRouterConfig>(DEFAULT_CONFIG, '');
+    if (stored) {
+      COMPLETE.add(stored);
+      return stored;
+    }
+  }
   const candidate = COMPLETE.has(input) ? clone(input) : withDefaults(input);
   const config = validateSchema(candidate, source);
   const issues = crossCheck(config);
@@ -49,6 +59,9 @@ export function contextRouterConfig(
   COMPLETE.add(config);
   return config;
 }
+
+const DEFAULT_CONFIG = 'context-default-config';
+prebuildable(DEFAULT_CONFIG, () => ({ input: '', value: contextRouterConfig({}) }));
 
 /**
  * Configurations this module returned. Passed back (perhaps modified), they are checked again as
