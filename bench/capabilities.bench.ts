@@ -8,12 +8,12 @@ import {
   readIntentDataset,
   routeAgent,
 } from '../src/capabilities/index.js';
-import { sharedData } from '../test/data.js';
+import { missingData, sharedData } from '../test/data.js';
 import type { BenchCase } from './harness.js';
 
 // The local pre-matcher runs once per task, before any LLM call: its cost over a small registry
 // (the test assistant's 3 classifiable capabilities) and over CLINC150's 150 intents (5 examples
-// each; skipped when ../shared/data is absent), and the router's cost per decision.
+// each; skipped when the data folder, `TRIAGE_DATA_DIR`, lacks them), and the router's cost per decision.
 const assistant = CapabilityRegistry.fromFile(
   fileURLToPath(new URL('../src/capabilities/testdata/assistant.yaml', import.meta.url)),
 );
@@ -73,5 +73,7 @@ if (clinc) {
     },
   );
 } else {
-  process.stderr.write('capabilities: CLINC150 cases skipped (../shared/data is absent)\n');
+  process.stderr.write(
+    `capabilities: CLINC150 cases skipped (${missingData('intent/clinc150_data_full.json')})\n`,
+  );
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { classify as peerClassify } from 'claw-llm-router/classifier.ts';
 import { createTierRouter } from '../src/tier/index.js';
 import { trainTierWeights } from '../src/tier/train.js';
-import { sharedData } from '../test/data.js';
+import { missingData, sharedData } from '../test/data.js';
 import type { BenchCase } from './harness.js';
 
 /**
@@ -17,7 +17,7 @@ import type { BenchCase } from './harness.js';
  * it; `tier.long.chat` is the long prompt inside an OpenAI request with a system prompt.
  *
  * `tier.short.trained` is `tier.short` with weights trained on the 7,021 MMLU outcome rows of
- * `../shared/data` (`triage train`'s defaults, on all rows; skipped when the folder is absent):
+ * the data folder (`TRIAGE_DATA_DIR`, see test/data.ts; `triage train`'s defaults, on all rows; skipped when the folder is absent):
  * the learned term adds a word lookup per learned word found and three logarithms.
  *
  * `tier.short.set` cycles through the ~20-token prompts of our labelled set (50 to 120
@@ -122,7 +122,9 @@ export const benches: BenchCase[] = [
 function trainedCases(): BenchCase[] {
   const mmlu = sharedData('routing/routellm_outcomes_mmlu_train.jsonl');
   if (!mmlu) {
-    process.stderr.write('tier: tier.short.trained skipped (../shared/data is absent)\n');
+    process.stderr.write(
+      `tier: tier.short.trained skipped (${missingData('routing/routellm_outcomes_mmlu_train.jsonl')})\n`,
+    );
     return [];
   }
   const rows = readFileSync(mmlu, 'utf8')

@@ -200,7 +200,7 @@ export function createTriage(config: TriageConfig = {}): Triage {
           source: 'triage llm',
           ...(config.env === undefined ? {} : { env: config.env }),
         });
-  // A key variable that is unset turns the LLM checks off, with one warning, as document 000
+  // A key variable that is unset turns the LLM checks off, with one warning, as the original design
   // degrades ("no API key for classifier model: skips the LLM"); every part then decides locally.
   if (built?.disabled !== undefined) {
     process.emitWarning(built.disabled, { code: TRIAGE_LLM_OFF_WARNING });

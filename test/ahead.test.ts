@@ -7,6 +7,9 @@ import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import type { TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contextRouterConfig } from '../src/context/config.js';
+import { SignalMatcher } from '../src/context/signal-matcher.js';
+import { DEFAULT_SIGNALS } from '../src/context/signals.js';
 import { prebuilt, prebuiltStore } from '../src/core/prebuilt.js';
 import {
   CONFIG_AJV_OPTIONS,
@@ -16,7 +19,10 @@ import {
   precompiled,
   schemaId,
 } from '../src/core/validate.js';
+import { compileBuiltIn } from '../src/injection/lexicon.js';
+import { loadPolicyLexicon } from '../src/injection/policy-lexicon.js';
 import { charTables } from '../src/text/chars.js';
+import type { Lexicon } from '../src/text/lexicon.js';
 import type { LexiconScan } from '../src/text/lexicon-scan.js';
 import { buildTierLexicon } from '../src/tier/lexicon.js';
 import { TierOptionsSchema, tierOptions } from '../src/tier/options.js';
@@ -183,6 +189,60 @@ describe('values built ahead', () => {
     );
   });
 
+  it.each([
+    ['plain', false, false],
+    ['guarded', false, true],
+    ['context', true, true],
+  ])(
+    'give the %s injection lexicon and its per-entry tables as compiled',
+    (_, context, guarded) => {
+      const compiled = compileBuiltIn(context, guarded);
+      const restored = withStore(() => compileBuiltIn(context, guarded));
+      expect(restored.lexicon).not.toBe(compiled.lexicon);
+      const { lexicon: a, ...tablesA } = compiled;
+      const { lexicon: b, ...tablesB } = restored;
+      expect(tablesB).toEqual(tablesA);
+      expectSameMatches(b, a);
+    },
+  );
+
+  it('give the policy lexicon of system prompts as compiled', () => {
+    const compiled = loadPolicyLexicon();
+    const restored = withStore(() => loadPolicyLexicon());
+    expect(restored.lexicon).not.toBe(compiled.lexicon);
+    const { lexicon: a, ...tablesA } = compiled;
+    const { lexicon: b, ...tablesB } = restored;
+    expect(tablesB).toEqual(tablesA);
+    expectSameMatches(b, a);
+  });
+
+  it('give a context signal matcher that finds exactly what the compiled one finds', () => {
+    const compiled = new SignalMatcher(DEFAULT_SIGNALS);
+    const restored = withStore(() => new SignalMatcher(DEFAULT_SIGNALS));
+    const phrases = Object.values(DEFAULT_SIGNALS).flatMap((signal) => signal.phrases);
+    const flagsOf = (matcher: SignalMatcher, text: string) => {
+      const flags = new Uint8Array(matcher.names.length);
+      matcher.match(text, text.length, flags);
+      return [...flags];
+    };
+    fc.assert(
+      fc.property(textOf(phrases.map((phrase) => phrase.replace(/[()|*\\]/g, ' '))), (t) => {
+        expect(flagsOf(restored, t)).toEqual(flagsOf(compiled, t));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('give the default context router configuration as validating it gives, a fresh copy each time', () => {
+    const restored = withStore(() => contextRouterConfig({}));
+    expect(restored).toEqual(contextRouterConfig({}));
+    const again = withStore(() => contextRouterConfig({}));
+    expect(again).not.toBe(restored);
+    // Still a configuration of this module: modified and passed back, it is checked as it is.
+    delete (restored.signals as Record<string, unknown>).definition;
+    expect(() => contextRouterConfig(restored)).toThrow(/definition/);
+  });
+
   it('are not used when the keywords differ from the defaults', () => {
     const options = tierOptions({ languages: ['en'] });
     const restored = withStore(() => buildTierLexicon(options).lexicon);
@@ -232,6 +292,28 @@ function errorOf(run: () => unknown): unknown {
 /** The bytes of a typed array (not of the whole buffer it may share with others). */
 function bytesOf(array: ArrayBufferView): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/** Texts of phrases from `words`, arbitrary strings and separators. */
+function textOf(words: readonly string[]) {
+  return fc
+    .array(
+      fc.oneof(fc.constantFrom(...words), fc.string(), fc.constantFrom(' ', '\n', '-', '. ')),
+      { maxLength: 30 },
+    )
+    .map((parts) => parts.join(' '));
+}
+
+/** Checks that two lexicons have the same entries and find the same in random texts. */
+function expectSameMatches(restored: Lexicon, compiled: Lexicon): void {
+  expect(restored.entries).toEqual(compiled.entries);
+  const words = compiled.entries.map((entry) => entry.phrase.replace(/\*/g, ''));
+  fc.assert(
+    fc.property(textOf(words), (t) => {
+      expect(found(restored.scan(t))).toEqual(found(compiled.scan(t)));
+    }),
+    { numRuns: 300 },
+  );
 }
 
 function withStore<T>(run: () => T): T {

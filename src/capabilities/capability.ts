@@ -23,7 +23,7 @@ export const ClassifierExampleSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** When a capability applies: instructions and examples (document 002's `TaskClassifierGuide`). */
+/** When a capability applies: instructions and examples (the original design's `TaskClassifierGuide`). */
 export const ClassifierGuideSchema = Type.Object(
   {
     /** What to look for, in a sentence or two ("Activate when the user asks about weather"). */

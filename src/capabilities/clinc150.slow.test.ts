@@ -5,7 +5,7 @@ import { capabilitiesFromIntents, labelledTasks, readIntentDataset } from './int
 import { Prematcher } from './prematcher.js';
 import { CapabilityRegistry } from './registry.js';
 
-// CLINC150 (Larson et al., 2019; CC BY 3.0), read from ../shared/data and never copied. The 150
+// CLINC150 (Larson et al., 2019; CC BY 3.0), read from the data folder (test/data.ts) and never copied. The 150
 // intents become capabilities with 5 training utterances each (seed 0); every 7th test utterance
 // (643, spread over all intents) is classified. The floors sit a little under the measured
 // figures (docs/capabilities.md has the full-split numbers), so a regression fails the test.

@@ -7,7 +7,7 @@ import { compileConfig } from '../core/validate.js';
  * Validated with the project's one mechanism, so a typo is named rather than ignored.
  */
 
-/** Default of {@link SelectionConfig.concurrency} (SPEC-NOTES). */
+/** Default of {@link SelectionConfig.concurrency} (a departure from the original design). */
 export const DEFAULT_SELECTION_CONCURRENCY = 5;
 /** Default of {@link SelectionConfig.timeoutMs}. */
 export const DEFAULT_CLASSIFICATION_TIMEOUT_MS = 5_000;

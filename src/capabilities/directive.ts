@@ -1,5 +1,5 @@
 /**
- * The run-time switch of capability selection (document 002's `/caps:off` slash command).
+ * The run-time switch of capability selection (the original design's `/caps:off` slash command).
  *
  * Semantics:
  * - `/caps:off` anywhere in the task text, as a word of its own (start of text or after white

@@ -1,5 +1,5 @@
 /**
- * Capability selection and the agent router (document 002): a registry of capabilities with
+ * Capability selection and the agent router (the original design): a registry of capabilities with
  * classifier guides, a local pre-matcher over the guides' examples, LLM yes/no classification of
  * the uncertain ones, bypass, and a pure router over a typed agent state.
  */

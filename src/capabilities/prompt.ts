@@ -3,14 +3,14 @@ import type { Capability, ClassifierExample } from './capability.js';
 import { hashString, seededRandom, shuffled } from './random.js';
 
 /**
- * The prompt of the per-capability LLM classification (document 002's "LLM-based
+ * The prompt of the per-capability LLM classification (the original design's "LLM-based
  * classification"): one yes/no question per capability, with its instructions and few-shot
  * examples in the system prompt and the task as the user's message.
  *
  * Differences from the document, on purpose:
  * - the examples' order is shuffled under a seed (per capability), not at random on every call:
  *   the same seed gives the same prompt, so tests and decision caches are deterministic, while
- *   the order still varies between capabilities (SPEC-NOTES);
+ *   the order still varies between capabilities (a departure from the original design);
  * - the task is sent as the user message, not pasted into the instructions, and the model is
  *   told it is data to classify: a task that says "ignore the above" is classified, not obeyed.
  */

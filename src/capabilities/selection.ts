@@ -27,7 +27,7 @@ import { LOCAL_DECISION_CONFIDENCE, Prematcher, type PrematcherOptions } from '.
 import { CapabilityRegistry } from './registry.js';
 
 /**
- * Capability selection (document 002): which of the registered capabilities does a task need?
+ * Capability selection (the original design): which of the registered capabilities does a task need?
  *
  * 1. Always-active capabilities are selected first, without classification.
  * 2. Bypass (configuration, session, or `/caps:off` in the task) selects every other capability.

@@ -15,7 +15,7 @@ const issuesOf = (input: unknown) => {
 };
 
 describe('contextRouterConfig', () => {
-  it('fills in document 004’s defaults', () => {
+  it('fills in the original design’s defaults', () => {
     const config = defaultContextRouterConfig();
     expect(config).toMatchObject({
       enabled: true,

@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { prebuildable, prebuilt } from '../core/prebuilt.js';
 import { compileConfig } from '../core/validate.js';
 import { expandAlternatives } from '../text/expand.js';
 import { fromKlausConfig } from './klaus-config.js';
@@ -22,8 +23,8 @@ const DEFAULTS: Readonly<Record<string, unknown>> = {
 };
 
 /**
- * Validates a context-router configuration and fills in every default: document 004's modes,
- * policies, signals, weights and thresholds (with SPEC-NOTES' corrections).
+ * Validates a context-router configuration and fills in every default: the original design's modes,
+ * policies, signals, weights and thresholds (with our corrections).
  *
  * The input is merged into the defaults first. Plain objects merge field by field, arrays and
  * scalars replace. In the tables (`signals`, `features`, `modes`) an entry with a known name is
@@ -43,6 +44,15 @@ export function contextRouterConfig(
   if (!isPlainObject(input)) {
     throw new ConfigError(source, [{ path: '', message: 'must be an object' }]);
   }
+  if (Object.keys(input).length === 0) {
+    // The defaults as the build validated them (see `core/prebuilt.ts`): validating and
+    // cross-checking the whole default table takes tens of milliseconds on a cold start.
+    const stored = prebuilt<ContextRouterConfig>(DEFAULT_CONFIG, '');
+    if (stored) {
+      COMPLETE.add(stored);
+      return stored;
+    }
+  }
   const candidate = COMPLETE.has(input) ? clone(input) : withDefaults(fromKlausConfig(input));
   const config = validateSchema(candidate, source);
   const issues = crossCheck(config);
@@ -50,6 +60,9 @@ export function contextRouterConfig(
   COMPLETE.add(config);
   return config;
 }
+
+const DEFAULT_CONFIG = 'context-default-config';
+prebuildable(DEFAULT_CONFIG, () => ({ input: '', value: contextRouterConfig({}) }));
 
 /**
  * Configurations this module returned. Passed back (perhaps modified), they are checked again as

@@ -37,7 +37,7 @@ describe('lastTurns', () => {
   });
 });
 
-describe('historyWindow and selectContext apply document 004’s policies', () => {
+describe('historyWindow and selectContext apply the original design’s policies', () => {
   const available = {
     history: conversation,
     image: 'page.jpg',

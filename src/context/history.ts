@@ -24,7 +24,7 @@ export function lastTurns<M extends TurnMessage>(messages: readonly M[], turns: 
 }
 
 /**
- * The history a policy allows (document 004): none without `useHistory`, else the last
+ * The history a policy allows (the original design): none without `useHistory`, else the last
  * `historyTurnWindow` turns (0 = all of it).
  */
 export function historyWindow<M extends TurnMessage>(
@@ -60,7 +60,7 @@ export interface SelectedContext<M extends TurnMessage, I> {
 /**
  * Applies a policy to the context at hand: drops what the policy excludes (the image, the
  * history beyond the window, memory, notes) and returns the turn instruction and sentence cap
- * to apply. This is where a standalone definition saves its ~4,200 tokens (document 004).
+ * to apply. This is where a standalone definition saves its ~4,200 tokens (the original design).
  */
 export function selectContext<M extends TurnMessage, I>(
   policy: ContextPolicy,

@@ -1,4 +1,4 @@
-/** The context-policy router (document 004): question modes, context policies, sentence cap. */
+/** The context-policy router (the original design): question modes, context policies, sentence cap. */
 export { contextRouterConfig, defaultContextRouterConfig } from './config.js';
 export { documentContextRouterConfig } from './document-config.js';
 export {

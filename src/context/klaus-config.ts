@@ -1,5 +1,5 @@
 /**
- * The context router's settings under the names of the project document 004 comes from (its
+ * The context router's settings under the names of the project the original context design comes from (its
  * `config.toml`: `enable_query_router`, `router_local_confidence_threshold`, `router_model`, …),
  * so that its configuration file is read as it is. That file holds the whole application's
  * settings; when it names the router's (any key below), the keys that are not the router's are

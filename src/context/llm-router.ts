@@ -4,7 +4,7 @@ import type { JsonSchema, LlmProvider } from '../llm/types.js';
 import type { ContextRouterConfig } from './schema.js';
 
 /**
- * Document 004's LLM router (`_route_with_llm`): asked only when the local router is unsure, under
+ * The original design's LLM router (`_route_with_llm`): asked only when the local router is unsure, under
  * a strict timeout, for JSON `{mode, confidence, reason}`. The prompt is built from the mode table,
  * so modes a user adds are offered to the LLM with their descriptions and examples.
  */

@@ -8,11 +8,11 @@ import { confidenceFromScores } from './scoring.js';
 const router = new LocalContextRouter();
 const documentRouter = new LocalContextRouter(documentContextRouterConfig());
 
-/** Document 004's confidence, written out independently of the implementation. */
+/** The original design's confidence, written out independently of the implementation. */
 const confidence = (top: number, second: number) =>
   Math.min(0.99, 0.5 + (top - second) / (top + second + 1e-6));
 
-describe('the document’s router on its examples (scores per the formulas, SPEC-NOTES)', () => {
+describe('the document’s router on its examples (scores per the formulas, departing from the original design)', () => {
   it('example 1: "Define macroeconomics very concisely" is a confident standalone definition', () => {
     const route = documentRouter.route('Define macroeconomics very concisely');
     expect(route.signals).toEqual(['definition', 'concision']);
@@ -138,7 +138,7 @@ describe('the default router: page-grounded definitions decided locally', () => 
   });
 });
 
-describe('SPEC-NOTES corrections', () => {
+describe('corrections to the original design', () => {
   it('treats "nothing matched" as low confidence, not 0.99', () => {
     const route = router.route('Hmm?');
     expect(route.signals).toEqual([]);
@@ -257,7 +257,7 @@ describe('input limits', () => {
 });
 
 describe('confidenceFromScores', () => {
-  it('follows document 004’s _confidence', () => {
+  it('follows the original design’s _confidence', () => {
     expect(confidenceFromScores(0.5, 0)).toBe(0.99);
     expect(confidenceFromScores(0, 0)).toBe(0.34);
     expect(confidenceFromScores(-0.1, -0.2)).toBe(0.34);

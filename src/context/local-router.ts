@@ -26,12 +26,12 @@ export interface ContextRoute {
 export interface ExplainedContextRoute extends ContextRoute {
   /** The phrases found, by signal. */
   readonly evidence: Readonly<Record<string, readonly string[]>>;
-  /** The intermediate scores (document 004's `definition`, `page`, `contextual`). */
+  /** The intermediate scores (the original design's `definition`, `page`, `contextual`). */
   readonly features: Readonly<Record<string, number>>;
 }
 
 /**
- * Document 004's local router (`_route_local`): signals found by one lexicon pass, weighted
+ * The original design's local router (`_route_local`): signals found by one lexicon pass, weighted
  * scores per mode, confidence from the two best scores. Synchronous and allocation-light: it runs
  * on every question. Not safe to share between threads (it reuses buffers); a process may share one.
  */

@@ -1,7 +1,7 @@
 import type { ContextModeSpec, FeatureSpec, ModeScore } from './schema.js';
 
 /**
- * Document 004's three question modes, their scores and their context policies, as data: the
+ * The original design's three question modes, their scores and their context policies, as data: the
  * router reads this table, so a user changes a policy, re-weights a score or adds a mode of their
  * own through configuration (see `contextRouterConfig`).
  */
@@ -18,8 +18,8 @@ export type DefaultContextMode =
   | typeof GENERAL_CONTEXTUAL;
 
 /**
- * Document 004's intermediate scores: each is a base plus the weight of every matched signal,
- * counted once per signal however often it occurs (SPEC-NOTES).
+ * The original design's intermediate scores: each is a base plus the weight of every matched signal,
+ * counted once per signal however often it occurs (a departure from the original design).
  */
 export const DOCUMENT_FEATURES: Readonly<Record<string, FeatureSpec>> = {
   definition: { base: 0, weights: { definition: 0.55, explain: 0.18, concision: 0.16 } },
@@ -57,7 +57,7 @@ export const DEFAULT_FEATURES: Readonly<Record<string, FeatureSpec>> = {
   },
 };
 
-/** Document 004's mode scores, exactly. */
+/** The original design's mode scores, exactly. */
 export const DOCUMENT_SCORES: Readonly<Record<DefaultContextMode, ModeScore>> = {
   // standalone = definition × 1.12 − page × 0.68 (+ 0.08 when concision matched)
   [STANDALONE_DEFINITION]: {

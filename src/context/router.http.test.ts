@@ -7,7 +7,7 @@ import { ContextRouter } from './router.js';
 
 /**
  * The context router against real HTTP: the provider adapters of `src/llm` talking to the fake
- * LLM server in each wire format, with document 004's limits (350 ms, 80 tokens).
+ * LLM server in each wire format, with the original design's limits (350 ms, 80 tokens).
  */
 let fake: FakeLlmServer;
 const providers: ConfiguredProvider[] = [];
@@ -36,7 +36,7 @@ function provider(kind: (typeof KINDS)[number], extra: Record<string, unknown> =
   return created;
 }
 
-/** Tests not about the deadline give a busy CI machine more than document 004's 350 ms. */
+/** Tests not about the deadline give a busy CI machine more than the original design's 350 ms. */
 const patient = { llm: { timeoutMs: 5_000 } };
 const UNSURE = 'What does the arrow in the diagram mean?'; // local: general contextual, 0.54
 const SURE = 'Define macroeconomics very concisely';
@@ -45,7 +45,7 @@ const verdict = (mode: string, confidence: number, reason = 'page location') => 
 });
 
 describe.each(KINDS)('the context router over HTTP (%s)', (kind) => {
-  it('asks only when unsure, with the prompt, schema and limits of document 004', async () => {
+  it('asks only when unsure, with the prompt, schema and limits of the original design', async () => {
     fake.reply(verdict(PAGE_GROUNDED_DEFINITION, 0.86));
     const router = new ContextRouter({ llm: provider(kind), config: patient });
     expect(await router.decide(SURE)).toMatchObject({ source: 'local' });

@@ -54,7 +54,7 @@ describe('ContextRouter', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('asks the LLM when unsure, with document 004’s prompt, limits and schema', async () => {
+  it('asks the LLM when unsure, with the original design’s prompt, limits and schema', async () => {
     const llm = answering({
       mode: PAGE_GROUNDED_DEFINITION,
       confidence: 0.88,
@@ -158,7 +158,7 @@ describe('ContextRouter', () => {
     expect(router.stats.llmTimeouts).toBe(1);
   });
 
-  it('never gives the LLM less than 50 ms, whatever llm.timeoutMs says (document 004)', async () => {
+  it('never gives the LLM less than 50 ms, whatever llm.timeoutMs says (the original design)', async () => {
     const llm = answering({ mode: GENERAL_CONTEXTUAL, confidence: 0.9, reason: 'x' });
     for (const timeoutMs of [1, 10, 49]) {
       const router = new ContextRouter({ llm, config: { llm: { timeoutMs } } });

@@ -27,7 +27,7 @@ import type {
 } from './schema.js';
 
 /**
- * The shortest time the LLM is given, whatever `llm.timeoutMs` says: document 004 asks with
+ * The shortest time the LLM is given, whatever `llm.timeoutMs` says: the original design asks with
  * `timeout=max(0.05, ROUTER_TIMEOUT_MS / 1000)`, since a shorter limit would turn every unsure
  * question into a timeout. A caller's `deadlineMs` may still cut a decision shorter.
  */
@@ -82,7 +82,7 @@ export interface ContextDecision extends DecisionAudit {
 }
 
 /**
- * Document 004's query router: decides how much context a question needs.
+ * The original design's query router: decides how much context a question needs.
  *
  * The local router decides when its confidence reaches `localConfidenceThreshold` (0.75) and its
  * margin `localMarginThreshold` (0.20). Otherwise the LLM, when one is given, is asked under
@@ -286,9 +286,9 @@ export function createContextRouter(
 }
 
 /**
- * Document 004's fallback reason, whatever the cause: `fallback:low_conf(local=0.41,llm=0.55)`,
+ * The original design's fallback reason, whatever the cause: `fallback:low_conf(local=0.41,llm=0.55)`,
  * the LLM's confidence being 0.00 when it gave none (no LLM, a timeout, an error, an invalid
- * answer, the caller's deadline), as the document's router writes it. After an error or an
+ * answer, the caller's deadline), as the design's router writes it. After an error or an
  * invalid answer, the error follows (`…,llm=0.00): LlmHttpError: …`), so that the reason still
  * says what went wrong; the cause itself is in the decision's `fallbackCause`.
  */

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 
 /**
- * The configuration schema of the context-policy router (document 004), written once as TypeBox
+ * The configuration schema of the context-policy router (the original design), written once as TypeBox
  * (JSON Schema with static types) and validated by the core's `compileConfig`. The types of the
  * subsystem are derived from it, so the schema, the types and the validation cannot drift apart.
  */
@@ -70,7 +70,7 @@ export const FeatureSchema = Type.Object(
 
 /**
  * A term of a mode's score: `factor × feature`, or with `over`, the hinge
- * `factor × max(0, feature − over)` (document 004's "if definition > 0.60: += (definition − 0.60)
+ * `factor × max(0, feature − over)` (the original design's "if definition > 0.60: += (definition − 0.60)
  * × 1.25").
  */
 export const ScoreTermSchema = Type.Object(
@@ -116,7 +116,7 @@ export const ContextModeSchema = Type.Object(
   closed,
 );
 
-/** The LLM router's settings (document 004's `ROUTER_*`). */
+/** The LLM router's settings (the original design's `ROUTER_*`). */
 export const ContextLlmSchema = Type.Object(
   {
     /** The model, overriding the provider's default (the document uses a small, fast one). */
@@ -144,14 +144,14 @@ export const ContextLlmSchema = Type.Object(
 /** The complete router configuration, after defaults are filled in. */
 export const ContextRouterConfigSchema = Type.Object(
   {
-    /** Disabled = every question gets `disabledMode` (document 004: general contextual). */
+    /** Disabled = every question gets `disabledMode` (the original design: general contextual). */
     enabled: Type.Boolean({ default: true }),
     disabledMode: Type.String({ default: 'general_contextual' }),
     /** The local verdict is used when its confidence reaches this … */
     localConfidenceThreshold: Type.Number({ minimum: 0, maximum: 1, default: 0.75 }),
     /** … and its margin (best score − second-best score) reaches this. */
     localMarginThreshold: Type.Number({ minimum: 0, default: 0.2 }),
-    /** The local confidence when no signal matched at all (SPEC-NOTES: low, not 0.99). */
+    /** The local confidence when no signal matched at all (departing from the original design: low, not 0.99). */
     noSignalConfidence: Type.Number({ minimum: 0, maximum: 1, default: 0.34 }),
     /** Only the first N UTF-16 units of a question are classified (and sent to the LLM). */
     maxQuestionChars: Type.Integer({ minimum: 1, default: 4096 }),

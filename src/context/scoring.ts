@@ -1,10 +1,10 @@
 import type { ContextModeSpec, FeatureSpec } from './schema.js';
 
 /**
- * Document 004's weighted scores, compiled from the mode table into flat arrays so that scoring a
+ * The original design's weighted scores, compiled from the mode table into flat arrays so that scoring a
  * question is a few dozen multiply-adds with no allocation:
  *
- *     feature  = base + Σ weight(signal)            for each matched signal, once (SPEC-NOTES)
+ *     feature  = base + Σ weight(signal)            for each matched signal, once (a departure from the original design)
  *     score    = Σ factor × feature                 (or factor × max(0, feature − over))
  *              + Σ add                              for each bonus whose conditions all hold
  */
@@ -121,7 +121,7 @@ export class ModeScorer {
 }
 
 /**
- * Document 004's `_confidence`: 0.5 plus the normalised margin between the two best scores,
+ * The original design's `_confidence`: 0.5 plus the normalised margin between the two best scores,
  * capped at 0.99. When the second score is not positive: 0.99 if the best one is, else 0.34.
  * (The router itself treats "no signal matched" as low confidence before calling this.)
  */

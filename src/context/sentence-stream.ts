@@ -14,7 +14,7 @@ export interface SentenceStreamOptions {
 }
 
 /**
- * The sentence cap while streaming (document 004, `brain.py`): text chunks in, whole sentences
+ * The sentence cap while streaming (the original design, `brain.py`): text chunks in, whole sentences
  * out, as soon as each is known to be complete, for a text-to-speech engine or a UI.
  *
  * A sentence split across chunks is put back together; a possible end that needs the next

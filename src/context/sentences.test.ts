@@ -109,7 +109,7 @@ describe('splitSentences', () => {
   });
 });
 
-describe('limitSentences (document 004’s limit_sentences)', () => {
+describe('limitSentences (the original design’s limit_sentences)', () => {
   const text = 'Dr. Smith measured 3.14 units. It was e.g. large. A third one. A fourth.';
 
   it('keeps the first N sentences', () => {

@@ -1,12 +1,12 @@
 import { charTables, WORD as WORD_CLASS } from '../text/chars.js';
 
 /**
- * The sentence splitter behind the sentence cap (document 004), shared by the after-the-fact
+ * The sentence splitter behind the sentence cap (the original design), shared by the after-the-fact
  * limiter ({@link limitSentences}) and the streaming transform (`SentenceStream`), so both agree
  * on what a sentence is.
  *
  * The source split on every `.`, `!` or `?` (`[^.!?]+(?:[.!?]+|$)`), cutting "e.g.", "Dr.", "3.14"
- * and URLs into sentences (SPEC-NOTES). Here a sentence ends at a run of terminal marks
+ * and URLs into sentences (a departure from the original design). Here a sentence ends at a run of terminal marks
  * (`. ! ? …`, and `。！？` without a following space), taken with any closing quotes and
  * brackets after it, and only where white space (or the end of the text) follows. So:
  * - decimals (`3.14`), URLs (`example.com/a.b?c=d`), `e.g.,` and `...and` never end a sentence;
@@ -166,7 +166,7 @@ export class SentenceSplitter {
   }
 
   /**
-   * The text cut after its first `max` sentences (document 004's `limit_sentences`): trimmed,
+   * The text cut after its first `max` sentences (the original design's `limit_sentences`): trimmed,
    * unchanged when it has at most `max` sentences or `max` is `null` or below 1. Unlike the
    * source, the kept text is a slice of the original, so its line breaks and formatting survive.
    */

@@ -1,3 +1,4 @@
+import { prebuildable, prebuilt } from '../core/prebuilt.js';
 import {
   charTables,
   foldString,
@@ -5,13 +6,25 @@ import {
   WORD as WORD_CLASS,
 } from '../text/chars.js';
 import { expandAlternatives } from '../text/expand.js';
-import { compileLexicon, type Lexicon, type LexiconScan } from '../text/lexicon.js';
+import {
+  type Lexicon,
+  type LexiconScan,
+  type LexiconTables,
+  lexiconTables,
+  restoreLexicon,
+} from '../text/lexicon.js';
+import {
+  type PackedLexiconTables,
+  packLexiconTables,
+  unpackLexiconTables,
+} from '../text/lexicon-pack.js';
 import type { SignalSpec } from './schema.js';
+import { DEFAULT_SIGNALS } from './signals.js';
 
 /**
  * Finds which signals a question carries, in one pass of a compiled {@link Lexicon}.
  *
- * Phrases are lexicon entries. A sequence (document 004's `what does .* mean` and
+ * Phrases are lexicon entries. A sequence (the original design's `what does .* mean` and
  * `(on|in|from) the ([a-z]+ ){0,3}(page|…)`) is checked only when the same pass found every one
  * of its parts; its order and gaps are then checked from the positions the pass recorded, and
  * only when a part occurs more than once before the point of interest is part of the question
@@ -59,27 +72,19 @@ export class SignalMatcher {
 
   constructor(signals: Readonly<Record<string, SignalSpec>>) {
     this.names = Object.keys(signals);
-    const spec: Record<string, string[]> = {};
-    const wide: Record<string, string[]> = {};
     const sequenceSpecs: { signal: number; categories: string[]; maxGap: number }[] = [];
     this.names.forEach((name, signal) => {
-      const { phrases, sequences } = signals[name]!;
-      const expanded = phrases.flatMap((phrase) => expandAlternatives(phrase));
-      spec[name] = expanded.filter((phrase) => !hasWideLetter(phrase));
-      wide[name] = expanded.filter(hasWideLetter);
-      sequences.forEach((sequence, j) => {
-        const categories = sequence.parts.map((part, k) => {
-          const category = `${name}#${j}.${k}`;
-          spec[category] = part.flatMap((phrase) => expandAlternatives(phrase));
-          return category;
-        });
+      signals[name]!.sequences.forEach((sequence, j) => {
+        const categories = sequence.parts.map((_, k) => sequenceCategory(name, j, k));
         sequenceSpecs.push({ signal, categories, maxGap: sequence.maxGap ?? -1 });
       });
     });
-    this.#lexicon = compileLexicon(spec);
+    const stored = prebuilt<StoredSignalTables>(PREBUILT, signalsInput(signals));
+    const tables = stored ? unpackSignalTables(stored) : signalTables(signals);
+    this.#lexicon = restoreLexicon(tables.main);
     const lexicon = this.#lexicon;
-    if (Object.values(wide).some((list) => list.length > 0)) {
-      const wideLexicon = compileLexicon(wide);
+    if (tables.wide) {
+      const wideLexicon = restoreLexicon(tables.wide);
       this.#wide = { lexicon: wideLexicon, scan: wideLexicon.scan('') };
     }
     this.#scan = lexicon.scan('');
@@ -274,4 +279,67 @@ function hasWideLetter(phrase: string): boolean {
     if (code > 0x7f && (classOf[code] === WORD || classOf[code] === UNBOUNDED)) return true;
   }
   return false;
+}
+
+/** The lexicon category of part `k` of sequence `j` of a signal. */
+function sequenceCategory(name: string, j: number, k: number): string {
+  return `${name}#${j}.${k}`;
+}
+
+/**
+ * The compiled tables of a set of signals: its phrases and sequence parts, and apart its phrases
+ * with letters outside ASCII (absent when there are none).
+ */
+interface SignalTables {
+  readonly main: LexiconTables;
+  readonly wide: LexiconTables | undefined;
+}
+
+function signalTables(signals: Readonly<Record<string, SignalSpec>>): SignalTables {
+  const spec: Record<string, string[]> = {};
+  const wide: Record<string, string[]> = {};
+  for (const [name, { phrases, sequences }] of Object.entries(signals)) {
+    const expanded = phrases.flatMap((phrase) => expandAlternatives(phrase));
+    spec[name] = expanded.filter((phrase) => !hasWideLetter(phrase));
+    wide[name] = expanded.filter(hasWideLetter);
+    sequences.forEach((sequence, j) => {
+      sequence.parts.forEach((part, k) => {
+        spec[sequenceCategory(name, j, k)] = part.flatMap((phrase) => expandAlternatives(phrase));
+      });
+    });
+  }
+  const hasWide = Object.values(wide).some((list) => list.length > 0);
+  return { main: lexiconTables(spec), wide: hasWide ? lexiconTables(wide) : undefined };
+}
+
+/*
+ * The default signals' tables, stored ahead by the build (see `core/prebuilt.ts`): compiling them
+ * takes tens of milliseconds, which every process would otherwise pay on its first context router.
+ * A router with other signals compiles its own.
+ */
+const PREBUILT = 'context-signals';
+prebuildable(PREBUILT, () => {
+  const tables = signalTables(DEFAULT_SIGNALS);
+  const stored: StoredSignalTables = {
+    main: packLexiconTables(tables.main),
+    wide: tables.wide && packLexiconTables(tables.wide),
+  };
+  return { input: signalsInput(DEFAULT_SIGNALS), value: stored };
+});
+
+interface StoredSignalTables {
+  readonly main: PackedLexiconTables;
+  readonly wide: PackedLexiconTables | undefined;
+}
+
+function unpackSignalTables(stored: StoredSignalTables): SignalTables {
+  return {
+    main: unpackLexiconTables(stored.main),
+    wide: stored.wide && unpackLexiconTables(stored.wide),
+  };
+}
+
+/** The signals the tables are compiled from, as text: the stored tables are for one such input. */
+function signalsInput(signals: Readonly<Record<string, SignalSpec>>): string {
+  return JSON.stringify(signals);
 }

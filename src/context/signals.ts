@@ -1,12 +1,12 @@
 import type { SignalSpec } from './schema.js';
 
 /**
- * The signals of the local router. Document 004's eight regular expressions (`_PATTERN`) become
+ * The signals of the local router. The original design's eight regular expressions (`_PATTERN`) become
  * lexicon entries: whole words, case-insensitive, one pass over the question. The two gapped
  * alternatives of `definition` (`what does .* mean`, `explain what .* means`) and the `on_page`
  * pattern (`(on|in|from) the ([a-z]+ ){0,3}(page|…)`) are sequences.
  *
- * Beyond English (SPEC-NOTES: real traffic is multilingual), each signal carries the same
+ * Beyond English (departing from the original design: real traffic is multilingual), each signal carries the same
  * meaning in Spanish, Portuguese, French, German, Russian, Chinese, Japanese, Korean and Arabic.
  * Those lists are this project's own, kept to words that rarely mean anything else: Spanish and
  * Portuguese `esta` is left out of `deictic` because diacritic folding makes it the verb `está`;
@@ -16,7 +16,7 @@ import type { SignalSpec } from './schema.js';
  */
 
 /**
- * Document 004's signals exactly: its eight regular expressions as lexicon phrases and sequences,
+ * The original design's signals exactly: its eight regular expressions as lexicon phrases and sequences,
  * English only. Pass `{ signals: DOCUMENT_SIGNALS }` to route with nothing else.
  */
 export const DOCUMENT_SIGNALS: Readonly<Record<string, SignalSpec>> = {

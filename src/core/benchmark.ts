@@ -19,7 +19,7 @@ export interface BenchmarkOptions {
 }
 
 /**
- * Measures a classifier (document 001's benchmark helper): times each `classify` call over
+ * Measures a classifier (the original design's benchmark helper): times each `classify` call over
  * `contexts` with the monotonic high-resolution clock and reports mean, p50, p99 and max.
  * Timer overhead (tens of nanoseconds) is included; for sub-microsecond figures use `npm run bench`,
  * which batches calls.

@@ -1,6 +1,6 @@
 /**
- * Certainty tags: the words LLM classifiers answer with (document 003), and their scores
- * (SPEC-NOTES). Models are better at picking a word than at producing a calibrated number, so
+ * Certainty tags: the words LLM classifiers answer with (the original design), and their scores
+ * (a departure from the original design). Models are better at picking a word than at producing a calibrated number, so
  * LLM-facing schemas use tags and the rest of triage uses numbers; these functions convert.
  */
 
@@ -31,7 +31,7 @@ export const CERTAINTY_SCORES: Readonly<Record<Certainty, number>> = Object.free
   near_certain: 0.97,
 });
 
-/** The default threshold a certainty score must reach to be acted on (document 003). */
+/** The default threshold a certainty score must reach to be acted on (the original design). */
 export const DEFAULT_CERTAINTY_THRESHOLD = 0.65;
 
 const TAG_SET: ReadonlySet<string> = new Set(CERTAINTY_TAGS);

@@ -31,7 +31,7 @@ describe('allOf', () => {
     expect(evaluated).toBe(false);
   });
 
-  it('of nothing never fires and does not divide by zero (SPEC-NOTES)', () => {
+  it('of nothing never fires and does not divide by zero (a departure from the original design)', () => {
     const result = allOf().classify({});
     expect(result.relevant).toBe(false);
     expect(Number.isFinite(result.confidence)).toBe(true);
@@ -58,7 +58,7 @@ describe('not', () => {
     expect(not(yes('a', 0.9)).classify({}).relevant).toBe(false);
   });
 
-  it('turns a no into yes with 1 - confidence and a reason of its own (SPEC-NOTES)', () => {
+  it('turns a no into yes with 1 - confidence and a reason of its own (a departure from the original design)', () => {
     const result = not(no('quiet')).classify({});
     expect(result).toMatchObject({ relevant: true, confidence: 1 });
     expect(result.reason).toBe('quiet did not fire');

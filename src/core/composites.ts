@@ -4,7 +4,7 @@ import { ClassificationResult } from './result.js';
 /**
  * Fires when every sub-classifier fires, with their mean confidence and their reasons joined.
  * An empty list never fires: "all of nothing" would otherwise fire on every turn, which is the
- * opposite of selective guidance (SPEC-NOTES: the sketch divided by zero here).
+ * opposite of selective guidance (departing from the original design: the sketch divided by zero here).
  */
 export class AllOf<C> implements Classifier<C> {
   readonly name: string;

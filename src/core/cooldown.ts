@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { compileConfig } from './validate.js';
 
-/** How often a classifier may fire (document 001's `ClassifierConfig`). */
+/** How often a classifier may fire (the original design's `ClassifierConfig`). */
 export const ClassifierConfigSchema = Type.Object(
   {
     /** The confidence a relevant result must reach to count as a fire. Default 0.5. */
@@ -68,7 +68,7 @@ export class CooldownTracker {
   ): 'cooldown' | 'max_fires' | undefined {
     const last = this.#lastFire.get(name);
     // cooldownTurns N > 0: after firing at turn t, silent through t+N (the N turns it skips), may
-    // fire again at t+N+1. N = 0 puts no limit at all, as in document 001.
+    // fire again at t+N+1. N = 0 puts no limit at all, as in the original design.
     if (last !== undefined && config.cooldownTurns > 0 && turn - last <= config.cooldownTurns) {
       return 'cooldown';
     }

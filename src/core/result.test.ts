@@ -18,7 +18,7 @@ describe('ClassificationResult', () => {
     expect(ClassificationResult.yes(0.9, { reason: 'doom loop' }).reason).toBe('doom loop');
   });
 
-  it('maybe is relevant with a lower default confidence (SPEC-NOTES)', () => {
+  it('maybe is relevant with a lower default confidence (a departure from the original design)', () => {
     const result = ClassificationResult.maybe();
     expect(result.relevant).toBe(true);
     expect(result.confidence).toBeLessThan(ClassificationResult.yes().confidence);
@@ -57,7 +57,7 @@ describe('ClassificationResult', () => {
 });
 
 describe('certainty tags', () => {
-  it('have the scores of SPEC-NOTES, weakest first', () => {
+  it('have the corrected scores, weakest first', () => {
     expect(CERTAINTY_SCORES).toEqual({
       no_signal: 0,
       very_weak: 0.15,

@@ -11,7 +11,7 @@ import {
  * `confidence` is the strength of relevance in [0, 1]: a `yes` carries how sure the classifier is
  * that it applies, a `maybe` is relevant with a lower confidence, and a `no` carries 0 unless the
  * classifier says otherwise. This is what makes `not(x)` well defined: its confidence is
- * `1 - x.confidence` (document 001).
+ * `1 - x.confidence` (the original design).
  */
 export interface ClassificationResult {
   /** Whether the classifier applies (guidance should be injected, the capability is needed, …). */
@@ -46,13 +46,13 @@ function build(
   return result;
 }
 
-/** Factories for {@link ClassificationResult} values (document 001). */
+/** Factories for {@link ClassificationResult} values (the original design). */
 export const ClassificationResult = {
   /** The classifier applies. A missing reason is filled in, since relevant results must explain. */
   yes(confidence = 0.9, details?: ResultDetails): ClassificationResult {
     return build(true, confidence, { ...details, reason: details?.reason ?? 'matched' });
   },
-  /** The classifier may apply: relevant, with a lower confidence (SPEC-NOTES). */
+  /** The classifier may apply: relevant, with a lower confidence (a departure from the original design). */
   maybe(confidence = 0.5, details?: ResultDetails): ClassificationResult {
     return build(true, confidence, { ...details, reason: details?.reason ?? 'possible match' });
   },
@@ -64,7 +64,7 @@ export const ClassificationResult = {
     if (details === undefined) return NO;
     return build(false, details.confidence ?? 0, details);
   },
-  /** A result from a certainty tag (document 003): relevant when the tag's score reaches `threshold`. */
+  /** A result from a certainty tag (the original design): relevant when the tag's score reaches `threshold`. */
   fromCertainty(tag: Certainty, threshold: number, details?: ResultDetails): ClassificationResult {
     const score = certaintyScore(tag);
     return score >= threshold

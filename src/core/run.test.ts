@@ -129,7 +129,7 @@ describe('runClassifiers', () => {
 });
 
 describe('classifierConfig', () => {
-  it('fills in the defaults of document 001', () => {
+  it('fills in the defaults of the original design', () => {
     expect(classifierConfig()).toEqual({ minConfidence: 0.5, cooldownTurns: 0 });
   });
 

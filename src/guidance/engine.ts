@@ -21,7 +21,7 @@ export type GuidanceText =
   | ((result: ClassificationResult, context: GuidanceContext) => string);
 
 /**
- * A provider of guidance (document 001's `GuidanceProviderConfig`): a classifier, the guidance it
+ * A provider of guidance (the original design's `GuidanceProviderConfig`): a classifier, the guidance it
  * triggers, and how often it may fire. Give `classifier` (local) or `asyncClassifier` (LLM).
  */
 export interface GuidanceProvider {
@@ -67,7 +67,7 @@ export interface GuidanceEngineOptions {
   readonly trajectory?: TrajectoryBuilderOptions;
   /**
    * Most providers that may fire on one event. Default 1: the first provider that fires wins,
-   * as in document 001's execution order.
+   * as in the original design's execution order.
    */
   readonly maxPerEvent?: number;
   /** Told about every classifier that throws (the engine fails open past it). */

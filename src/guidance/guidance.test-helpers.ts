@@ -51,7 +51,7 @@ export const fail = (
   turn?: number,
 ) => invoked(false, tool, params, message, turn);
 
-/** document 001's `build_context_with_errors(count)`: `count` failures after one success. */
+/** the original design's `build_context_with_errors(count)`: `count` failures after one success. */
 export function contextWithErrors(count: number): GuidanceContext {
   const events: TrajectoryEvent[] = [ok('read_file', { path: 'a.ts' })];
   for (let i = 0; i < count; i++) events.push(fail('bash', { cmd: `make ${i}` }, `exit ${i}`));

@@ -1,4 +1,4 @@
-/** Guidance classifiers over agent trajectories (document 001): when to nudge an agent, and with what. */
+/** Guidance classifiers over agent trajectories (the original design): when to nudge an agent, and with what. */
 export {
   type AnyClassifier,
   AsyncAllOf,

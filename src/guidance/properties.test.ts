@@ -15,9 +15,9 @@ import { GuidanceEngine, type GuidanceProvider } from './engine.js';
 import { contextWithErrors, fail, ok } from './guidance.test-helpers.js';
 import type { GuidanceContext, TrajectoryEvent } from './types.js';
 
-// The property tests of document 001, and the limits every engine run must respect.
+// The property tests of the original design, and the limits every engine run must respect.
 
-describe('error streak (document 001 property)', () => {
+describe('error streak (a property of the original design)', () => {
   it('is relevant exactly from the threshold, with confidence that never decreases', () => {
     fc.assert(
       fc.property(
@@ -72,7 +72,7 @@ const anyClassifier: fc.Arbitrary<Classifier<GuidanceContext>> = fc.oneof(
   fc.constant(new SensitiveContentClassifier()),
 );
 
-describe('an empty trajectory (document 001 property)', () => {
+describe('an empty trajectory (a property of the original design)', () => {
   it('makes no classifier fire, whatever its options, even after turns without calls', () => {
     const quietEvents = fc.array(
       fc.oneof(
@@ -141,7 +141,7 @@ const anyProvider = (id: string): fc.Arbitrary<GuidanceProvider> =>
       ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
     }));
 
-describe('engine limits (document 001 properties)', () => {
+describe('engine limits (properties of the original design)', () => {
   it('never exceeds a cooldown, a session limit, a per-turn limit or the per-event budget', () => {
     fc.assert(
       fc.property(

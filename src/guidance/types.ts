@@ -1,7 +1,7 @@
 /**
  * The data the guidance classifiers read: tool calls, their results, and the events an agent loop
  * reports. A "turn" is one model response; the tool calls of one response share a turn
- * (SPEC-NOTES on document 001).
+ * (our corrections to the original design).
  */
 
 /** What a tool call returned. */

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import vard from '@andersmyrmel/vard';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { sharedData } from '../../test/data.js';
+import { missingData, sharedData } from '../../test/data.js';
 import { BinaryTally } from '../eval/metrics.js';
 import { InjectionDetector } from './detector.js';
 import type { InjectionSource } from './types.js';
 
 /**
- * The detector on the public development sets (`../shared/data/injection/`, see its README):
+ * The detector on the public development sets (`injection/` of the data folder, see test/data.ts):
  * NotInject (benign prompts full of trigger words), InjecGuard's validation set (mixed) and
  * Giskard's attacks. The floors asserted here are the figures reached, rounded down: a change
  * that loses accuracy fails. Further public sets are held back for evaluation, so these files
@@ -104,7 +104,7 @@ function tally(rows: readonly Row[], flags: (row: Row) => boolean) {
 describe('injection detector on the public development sets', () => {
   const rows = missing ? [] : load();
   beforeEach((context) => {
-    context.skip(missing, 'a file of ../shared/data/injection/ not found');
+    context.skip(missing, missingData('injection/'));
   });
 
   it('loads every row (226 NotInject, 144 InjecGuard, 35 Giskard)', () => {

@@ -29,7 +29,7 @@ import {
  * is synchronous). Build it once and share it; the built-in lexicon is compiled once per process.
  */
 export class InjectionDetector implements Classifier<string> {
-  /** The classifier name (document 003's stock classifier). */
+  /** The classifier name (the original design's stock classifier). */
   readonly name = 'prompt_injection';
   readonly config: InjectionConfig;
   readonly #analyzer: Analyzer;
@@ -94,7 +94,7 @@ export class InjectionDetector implements Classifier<string> {
   }
 
   /**
-   * The detector as a binary classifier (document 001's contract): relevant when the text is
+   * The detector as a binary classifier (the original design's contract): relevant when the text is
    * suspicious, high risk or unknown, with the score as confidence and the verdict in metadata.
    */
   classify(text: string): ClassificationResult {

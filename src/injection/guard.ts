@@ -23,7 +23,7 @@ import { policyOf } from './policy.js';
 import type { DetectOptions, InjectionResult, InjectionSource, RiskLevel } from './types.js';
 
 /**
- * The injection guard: the local detector on every text, and an LLM (document 003's
+ * The injection guard: the local detector on every text, and an LLM (the original design's
  * prompt-injection classifier) only when the detector is unsure, under a strict timeout, through
  * the core {@link Hybrid}; a safe fallback when the LLM fails, times out or is unsure itself.
  *

@@ -1,11 +1,17 @@
+import { prebuildable, prebuilt } from '../core/prebuilt.js';
 import {
   charTables,
-  compileLexicon,
   expandAlternatives,
   type Lexicon,
   type LexiconEntryInput,
   SPACE,
 } from '../text/index.js';
+import { type LexiconTables, lexiconTables, restoreLexicon } from '../text/lexicon.js';
+import {
+  type PackedLexiconTables,
+  packLexiconTables,
+  unpackLexiconTables,
+} from '../text/lexicon-pack.js';
 import {
   CATEGORIES,
   type CategoryInfo,
@@ -141,8 +147,47 @@ export function builtInContextLexicon(): InjectionLexicon {
   return builtInContext;
 }
 
-function compileBuiltIn(context: boolean, withGuarded: boolean): InjectionLexicon {
-  const categories = Object.entries(CATEGORIES)
+/**
+ * @internal A built-in lexicon: the one the build stored ahead (see `core/prebuilt.ts`), or
+ * compiled here when there is none (run from source). Compiling the plain one takes hundreds of
+ * milliseconds (thousands of phrases, expanded and indexed), which every process would otherwise
+ * pay on its first text. Not cached: see {@link builtInLexicon} and its siblings.
+ */
+export function compileBuiltIn(context: boolean, withGuarded: boolean): InjectionLexicon {
+  const stored = prebuilt<StoredLexicon>(builtInName(context, withGuarded), '');
+  return stored ? restore(stored) : compile(builtInCategories(context, withGuarded)).compiled;
+}
+
+/** The three built-in lexicons, stored ahead by the build under these names. */
+function builtInName(context: boolean, withGuarded: boolean): string {
+  return `injection-lexicon-${context ? 'context' : withGuarded ? 'guarded' : 'plain'}`;
+}
+for (const [context, withGuarded] of [
+  [false, false],
+  [false, true],
+  [true, true],
+] as const) {
+  prebuildable(builtInName(context, withGuarded), () => {
+    const { compiled, tables } = compile(builtInCategories(context, withGuarded));
+    const { lexicon: _, ...perEntry } = compiled;
+    const stored: StoredLexicon = { ...perEntry, tables: packLexiconTables(tables) };
+    return { input: '', value: stored };
+  });
+}
+
+/** An injection lexicon as the build stores it: the lexicon's tables packed in columns. */
+interface StoredLexicon extends Omit<InjectionLexicon, 'lexicon'> {
+  readonly tables: PackedLexiconTables;
+}
+
+function restore(stored: StoredLexicon): InjectionLexicon {
+  const { tables, ...perEntry } = stored;
+  const lexicon = restoreLexicon(unpackLexiconTables(tables), { fold: injectionFoldTable() });
+  return { lexicon, ...perEntry };
+}
+
+function builtInCategories(context: boolean, withGuarded: boolean): CategorySource[] {
+  return Object.entries(CATEGORIES)
     .filter(([, info]) => CONTEXT_ROLES.has((info as CategoryInfo).role) === context)
     .filter(([, info]) => withGuarded || (info as CategoryInfo).protects?.otherwise !== 0)
     .map(([name, info]) => ({
@@ -150,7 +195,6 @@ function compileBuiltIn(context: boolean, withGuarded: boolean): InjectionLexico
       info: info as CategoryInfo,
       rows: builtInRows(name as CategoryName),
     }));
-  return compile(categories);
 }
 
 /**
@@ -175,7 +219,7 @@ export function customLexicon(patterns: readonly CustomPattern[]): InjectionLexi
       },
       rows: [[pattern.pattern, pattern.weight]],
     })),
-  );
+  ).compiled;
 }
 
 interface CategorySource {
@@ -184,11 +228,17 @@ interface CategorySource {
   readonly rows: readonly PatternRow[];
 }
 
-function compile(categories: readonly CategorySource[]): InjectionLexicon {
+/** Compiles a lexicon; its tables too, for the build to store. */
+function compile(categories: readonly CategorySource[]): {
+  compiled: InjectionLexicon;
+  tables: LexiconTables;
+} {
   const spec: Record<string, LexiconEntryInput[]> = {};
   const anyOrderPhrases = new Set<string>();
   for (const { name, rows } of categories) spec[name] = expandRows(name, rows, anyOrderPhrases);
-  const lexicon = compileLexicon(spec, { fold: injectionFoldTable() });
+  const fold = injectionFoldTable();
+  const tables = lexiconTables(spec, fold);
+  const lexicon = restoreLexicon(tables, { fold });
   const count = lexicon.entries.length;
   const role = new Uint8Array(count);
   const pair = new Int8Array(count).fill(-1);
@@ -217,7 +267,7 @@ function compile(categories: readonly CategorySource[]): InjectionLexicon {
       otherwise[entry.id] = info.protects.otherwise;
     }
   }
-  return {
+  const compiled = {
     lexicon,
     role,
     pair,
@@ -230,6 +280,7 @@ function compile(categories: readonly CategorySource[]): InjectionLexicon {
     protect,
     otherwise,
   };
+  return { compiled, tables };
 }
 
 /** Expands rows into lexicon entries, keeping the highest weight of a phrase listed twice. */

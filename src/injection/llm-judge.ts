@@ -11,7 +11,7 @@ import {
 } from './types.js';
 
 /**
- * The LLM side of the injection guard: document 003's prompt-injection classifier, asked only
+ * The LLM side of the injection guard: the original design's prompt-injection classifier, asked only
  * about the texts the local detector is unsure of. The text under judgement is untrusted: it is
  * sent as data between markers, never as instructions, and the model answers with structured
  * output (risk level, certainty tag, short reason) that is validated before use.

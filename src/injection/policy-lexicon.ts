@@ -1,9 +1,11 @@
+import { prebuildable, prebuilt } from '../core/prebuilt.js';
+import { expandAlternatives, type Lexicon, type LexiconEntryInput } from '../text/index.js';
+import { type LexiconTables, lexiconTables, restoreLexicon } from '../text/lexicon.js';
 import {
-  compileLexicon,
-  expandAlternatives,
-  type Lexicon,
-  type LexiconEntryInput,
-} from '../text/index.js';
+  type PackedLexiconTables,
+  packLexiconTables,
+  unpackLexiconTables,
+} from '../text/lexicon-pack.js';
 import { injectionFoldTable } from './fold.js';
 import { POLICY_CUES, type PolicyCue } from './patterns/policy.js';
 import { CITIES, COUNTRIES, STATES, TOPICS } from './patterns/topics.js';
@@ -44,10 +46,38 @@ export interface PolicyLexicon {
 
 let compiled: PolicyLexicon | undefined;
 
-/** The policy lexicon, compiled on first use. */
+/** The policy lexicon, loaded on first use (see {@link loadPolicyLexicon}). */
 export function policyLexicon(): PolicyLexicon {
-  compiled ??= compile();
+  compiled ??= loadPolicyLexicon();
   return compiled;
+}
+
+/**
+ * @internal The policy lexicon the build stored ahead (see `core/prebuilt.ts`), or compiled here
+ * when there is none (run from source): compiling it takes tens of milliseconds. Not cached.
+ */
+export function loadPolicyLexicon(): PolicyLexicon {
+  return restore(prebuilt<StoredPolicyLexicon>(PREBUILT, '')) ?? compile().compiled;
+}
+
+const PREBUILT = 'policy-lexicon';
+prebuildable(PREBUILT, () => {
+  const { compiled: policy, tables } = compile();
+  const { lexicon: _, ...perEntry } = policy;
+  const stored: StoredPolicyLexicon = { ...perEntry, tables: packLexiconTables(tables) };
+  return { input: '', value: stored };
+});
+
+/** The policy lexicon as the build stores it: the lexicon's tables packed in columns. */
+interface StoredPolicyLexicon extends Omit<PolicyLexicon, 'lexicon'> {
+  readonly tables: PackedLexiconTables;
+}
+
+function restore(stored: StoredPolicyLexicon | undefined): PolicyLexicon | undefined {
+  if (stored === undefined) return undefined;
+  const { tables, ...perEntry } = stored;
+  const lexicon = restoreLexicon(unpackLexiconTables(tables), { fold: injectionFoldTable() });
+  return { lexicon, ...perEntry };
 }
 
 interface Source {
@@ -56,7 +86,8 @@ interface Source {
   readonly place?: number;
 }
 
-function compile(): PolicyLexicon {
+/** Compiles the lexicon; its tables too, for the build to store. */
+function compile(): { compiled: PolicyLexicon; tables: LexiconTables } {
   if (TOPIC_NAMES.length > 31) throw new RangeError('at most 31 topics: they are stored as bits');
   const spec: Record<string, LexiconEntryInput[]> = {};
   const sources: Source[] = [];
@@ -92,7 +123,9 @@ function compile(): PolicyLexicon {
     category(`place.${row}`, { place: row }, [pattern]);
   });
   const placeLevel = Uint8Array.from(levels);
-  const lexicon = compileLexicon(spec, { fold: injectionFoldTable() });
+  const fold = injectionFoldTable();
+  const tables = lexiconTables(spec, fold);
+  const lexicon = restoreLexicon(tables, { fold });
   const count = lexicon.entries.length;
   const cue = new Int8Array(count).fill(-1);
   const topic = new Int8Array(count).fill(-1);
@@ -107,5 +140,6 @@ function compile(): PolicyLexicon {
   TOPIC_NAMES.forEach((name, index) => {
     if (TOPICS[name]!.local) localTopics |= 1 << index;
   });
-  return { lexicon, cue, topic, place, placeNames, placeLevel, localTopics };
+  const compiled = { lexicon, cue, topic, place, placeNames, placeLevel, localTopics };
+  return { compiled, tables };
 }

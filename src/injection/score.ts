@@ -1,7 +1,7 @@
 import type { RiskLevel } from './types.js';
 
 /**
- * From a risk score to document 003's risk level and a confidence in that level. The score is a
+ * From a risk score to the original design's risk level and a confidence in that level. The score is a
  * noisy-or of the signals (each signal alone would make the text an injection with probability
  * equal to its weight), so independent evidence adds up without ever exceeding 1.
  */

@@ -1,13 +1,13 @@
 /**
- * The vocabulary of the prompt-injection detector: risk levels (document 003's `risk_level`),
+ * The vocabulary of the prompt-injection detector: risk levels (the original design's `risk_level`),
  * where a text comes from, and the signals that explain a verdict.
  */
 
-/** The risk levels of document 003, weakest first (`unknown` last: it is not a strength). */
+/** The risk levels of the original design, weakest first (`unknown` last: it is not a strength). */
 export const RISK_LEVELS = ['normal', 'suspicious', 'high_risk', 'unknown'] as const;
 
 /**
- * Prompt-injection posture of a text (document 003):
+ * Prompt-injection posture of a text (the original design):
  * - `normal`: ordinary content, including destructive or sensitive requests that do not try to
  *   override anything;
  * - `suspicious`: possible injection that is weak, quoted, analytical or ambiguous;

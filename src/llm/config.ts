@@ -223,7 +223,7 @@ export function createProvider(
 
 /**
  * A provider built from configuration, or why there is none: the environment variable its key is
- * read from is unset. Document 000 degrades there ("no API key for classifier model: skips the
+ * read from is unset. The original design degrades there ("no API key for classifier model: skips the
  * LLM"), so the LLM checks run without it instead of the program refusing to start.
  */
 export type ProviderOrDisabled =

@@ -1,7 +1,7 @@
 import type { CompletionRequest, CompletionResponse, LlmProvider } from './types.js';
 
 /**
- * A provider whose default model can be changed while it runs (document 000: `/router classifier
+ * A provider whose default model can be changed while it runs (the original design: `/router classifier
  * <model>` switches the classifier model without a restart). Calls that name a model keep it;
  * the others use the current one. `model` always reads the current one, so that caches keyed by
  * it (the tier router's, the completion cache) never mix two models' answers.

@@ -162,7 +162,7 @@ const WRAPPING = /^[\s"'`*_([{<.:;,!?-]+|[\s"'`*_)\]}>.:;,!?-]+$/gu;
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 /**
- * The label a free-text answer names, or `undefined` (document 000's rule: exact match preferred,
+ * The label a free-text answer names, or `undefined` (the original design's rule: exact match preferred,
  * substring as the fallback). Case-insensitive, after any reasoning block, in this order:
  * 1. the whole answer, stripped of quotes, emphasis and punctuation, is a label (`"**Complex.**"`);
  * 2. the answer starts with a label as a whole word (`COMPLEX - it needs several steps`), the

@@ -5,7 +5,7 @@ import type { ClassifierStatus } from './status.js';
 import type { ClassifierOutput } from './types.js';
 
 /**
- * The aggregator (document 003, SPEC-NOTES): merges the outputs of one run.
+ * The aggregator (the original design, corrected): merges the outputs of one run.
  *
  * - Each output's certainty tag maps to a score; a reserved-field value counts only at or above
  *   the certainty threshold (default 0.65).

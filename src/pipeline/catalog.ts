@@ -5,7 +5,7 @@ import { readConfigData } from './files.js';
 import { PIPELINE_SPECIALIZATIONS, PIPELINE_TIERS } from './reserved-fields.js';
 
 /**
- * The model catalog the resolver picks from (document 003): each model's tier, specializations
+ * The model catalog the resolver picks from (the original design): each model's tier, specializations
  * and prices, and a default used when nothing else fits.
  */
 
@@ -74,7 +74,7 @@ export function loadCatalog(path: string): ModelCatalog {
 }
 
 /**
- * The resolver's preference (SPEC-NOTES): cheapest first by price index (input + output cost per
+ * The resolver's preference (a departure from the original design): cheapest first by price index (input + output cost per
  * million tokens), then more parameters, then a larger context window (unknown values rank after
  * known ones), then catalog order. The order does not depend on the constraints, so it is
  * computed once and each pass takes the first model that matches.

@@ -14,7 +14,7 @@ import type { ClassifierStatus } from './status.js';
 import type { ClassifierOutput } from './types.js';
 
 /**
- * The result of a run and its audit envelope (document 003). Field names are snake_case, as in
+ * The result of a run and its audit envelope (the original design). Field names are snake_case, as in
  * the document, because they mirror what the classifiers emit and are meant to be logged as JSON.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The classifier pipeline (document 003): manifest-driven LLM classifiers, reserved-field
+ * The classifier pipeline (the original design): manifest-driven LLM classifiers, reserved-field
  * aggregation, the model catalog resolver and the audit envelope.
  */
 export type { Aggregate, ClassifierRun, FieldCandidate, FieldMerge } from './aggregate.js';

@@ -7,7 +7,7 @@ import { PipelineInputError } from './errors.js';
 import type { TargetRole } from './manifest.js';
 
 /**
- * The pipeline's input (document 003, SPEC-NOTES): a conversation as messages with roles and
+ * The pipeline's input (the original design, corrected): a conversation as messages with roles and
  * text. The final message is the *target*: a user message for `classify`, an assistant message
  * for `inspect`. Every message is sanitised (BOM, control characters, broken surrogates, NFC);
  * the target is held to a character budget, and the history before it to a character and message
@@ -53,7 +53,7 @@ export interface InputLimits {
   readonly historyMessages: number;
 }
 
-/** The budgets of document 003. */
+/** The budgets of the original design. */
 export const DEFAULT_INPUT_LIMITS: InputLimits = Object.freeze({
   targetChars: 5000,
   historyChars: 5000,

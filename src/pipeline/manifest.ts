@@ -5,7 +5,7 @@ import { isReservedField, RESERVED_FIELDS } from './reserved-fields.js';
 
 /**
  * The manifest of a pipeline classifier (`manifest.json` in the classifier's folder, beside its
- * `prompt.md`). Field names are snake_case, as in document 003, since they mirror the output
+ * `prompt.md`). Field names are snake_case, as in the original design, since they mirror the output
  * fields the model writes.
  */
 

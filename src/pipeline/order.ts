@@ -1,5 +1,5 @@
 /**
- * Registry order (document 003): `dispatch_order` ascending, classifiers without one last, and
+ * Registry order (the original design): `dispatch_order` ascending, classifiers without one last, and
  * otherwise the order given (stable). It is the order the worker pool starts classifiers in and
  * the order reserved-field ties are settled in.
  */

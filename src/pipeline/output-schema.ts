@@ -7,14 +7,14 @@ import type { JsonSchema } from '../llm/types.js';
 import { type ReservedField, reservedFieldSchema } from './reserved-fields.js';
 
 /**
- * The composed output schema of a classifier (document 003): `reason` + `certainty` + the
+ * The composed output schema of a classifier (the original design): `reason` + `certainty` + the
  * canonical sub-schema of each reserved field it declares + its own custom properties, closed to
  * anything else. Two forms are built from one description:
  *
  * - the **validation** schema, checked by ajv on every output before it is used;
  * - the **backend** schema, sent to the model as the structured output format. It leaves out what
  *   the runtime repairs before validating (an over-long `reason` is truncated, tool aliases are
- *   normalised, SPEC-NOTES) and what constrained decoders reject (`not`), so a backend never fails
+ *   normalised, departing from the original design) and what constrained decoders reject (`not`), so a backend never fails
  *   a reply the runtime would have accepted.
  */
 

@@ -5,7 +5,7 @@ import type { ClassifierOutput } from './types.js';
 
 /**
  * Checking a model's output before it is used: repairs that lose nothing of substance first
- * (SPEC-NOTES: an over-long `reason` is truncated *before* validation, so it does not fail the
+ * (departing from the original design: an over-long `reason` is truncated *before* validation, so it does not fail the
  * whole output; tool aliases become canonical ids; fields the classifier does not define are set
  * aside and named), then strict validation against the composed schema.
  */

@@ -66,7 +66,7 @@ export interface PipelineOptions {
 export interface PipelineRunOptions extends DecideOptions {}
 
 /**
- * The classifier pipeline of document 003: manifest-driven LLM classifiers run side by side, their
+ * The classifier pipeline of the original design: manifest-driven LLM classifiers run side by side, their
  * outputs validated and merged, a model picked from the catalog, and everything recorded in an
  * audit envelope. Create it once ({@link createPipeline}); runs share nothing mutable but the
  * local stages' counters.

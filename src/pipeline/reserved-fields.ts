@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../llm/types.js';
 
 /**
- * The reserved fields of document 003: well-known output keys the aggregator knows how to merge.
+ * The reserved fields of the original design: well-known output keys the aggregator knows how to merge.
  * A manifest lists the ones its classifier may emit; the runtime injects each field's canonical
  * sub-schema into the classifier's output schema and its prompt fragment into the prompt, so the
  * model is told the exact shape and values, and every classifier that emits a field agrees on it.

@@ -2,7 +2,7 @@ import type { CatalogModel, ModelCatalog } from './catalog.js';
 import type { PipelineSpecialization, PipelineTier } from './reserved-fields.js';
 
 /**
- * The catalog resolver (document 003): turns the soft routing constraints that survived the
+ * The catalog resolver (the original design): turns the soft routing constraints that survived the
  * certainty threshold into a concrete model, relaxing them until something matches.
  *
  * Passes, first with a candidate wins (a pass needing an axis that was not requested is

@@ -16,7 +16,7 @@ import type { ClassifierStatus } from './status.js';
 import type { ClassifierOutput } from './types.js';
 
 /**
- * The worker pool (document 003, SPEC-NOTES): classifiers start in registry order, at most
+ * The worker pool (the original design, corrected): classifiers start in registry order, at most
  * `concurrency` at once; each attempt has its own time limit; a failed attempt (timeout, error,
  * invalid output) is retried `retries` times; a classifier that still fails gets its manifest's
  * fallback output, with status `{source: "fallback", reason: "timeout" | "error"}`. A run time

@@ -5,12 +5,12 @@ import { compileConfig } from '../core/validate.js';
 import { IDENTIFIER_PATTERN } from './manifest.js';
 
 /**
- * The pipeline's tunable numbers and choices, each with a named default (document 003 and
- * SPEC-NOTES), validated by one TypeBox schema whether they come from a file or from code.
+ * The pipeline's tunable numbers and choices, each with a named default (the original design,
+ * corrected), validated by one TypeBox schema whether they come from a file or from code.
  */
 
 /**
- * Defaults of the worker pool. Concurrency is 8, not the source's 7 (SPEC-NOTES): there are eight
+ * Defaults of the worker pool. Concurrency is 8, not the source's 7 (a departure from the original design): there are eight
  * stock classifiers, and with seven workers the eighth waits for a free one, so every run costs two
  * LLM round trips instead of one (measured: 206 ms instead of 109 ms with 100 ms answers).
  */

@@ -3,7 +3,7 @@ import type { SwitchableProvider } from '../llm/model-switch.js';
 import { HttpError } from './errors.js';
 
 /**
- * The tier router's classifier model, switchable while the server runs (document 000's
+ * The tier router's classifier model, switchable while the server runs (the original design's
  * `/router classifier <model>`), by the chat command (router-command.ts) or the admin endpoint
  * (admin-endpoint.ts). The switch changes the model the `llm` provider is asked with, for the
  * tier check only (the injection and context checks keep the configured model); it lasts until

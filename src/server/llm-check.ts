@@ -7,7 +7,7 @@ import type { ServerMetrics } from './metrics.js';
 /**
  * The server's LLM check: the `llm` section built into a provider, or, when the environment
  * variable of its key is unset, no provider and one warning. The server still starts, every
- * decision local (document 000 degrades the same way: "no API key for classifier model: skips the
+ * decision local (the original design degrades the same way: "no API key for classifier model: skips the
  * LLM"); `/health` and the `triage_llm_check_enabled` gauge say so.
  */
 

@@ -6,7 +6,7 @@ import type { ClassifierStatus } from './classifier-switch.js';
 import type { ServerContext } from './server-context.js';
 
 /**
- * Document 000's chat commands: a chat request whose last message is a user message starting
+ * The original design's chat commands: a chat request whose last message is a user message starting
  * with `/router` is answered by the server itself, in the chat-completions shape (a stream when
  * the request asks for one), and never proxied:
  *

@@ -13,7 +13,7 @@ const labels = (text: string, category: string) =>
   lexicon.scan(text).labels(lexicon.categoryIndex(category));
 
 describe('Lexicon matching', () => {
-  it('matches whole words only (SPEC-NOTES: improve is not prove)', () => {
+  it('matches whole words only (departing from the original design: improve is not prove)', () => {
     expect(labels('improve and approve the subclass', 'reasoning')).toEqual([]);
     expect(labels('improve and approve the subclass', 'code')).toEqual([]);
     expect(labels('Prove it. PROVE IT!', 'reasoning')).toEqual(['prove']);

@@ -1,6 +1,6 @@
 /**
- * Input sanitising shared by the subsystems that accept raw text from users (document 003's input
- * handling, SPEC-NOTES): a leading byte-order mark removed, control characters removed except tab,
+ * Input sanitising shared by the subsystems that accept raw text from users (the original design's input
+ * handling, departing from the original design): a leading byte-order mark removed, control characters removed except tab,
  * line feed and carriage return, unpaired surrogates (invalid UTF-16, e.g. from a broken client)
  * replaced by U+FFFD, and the result in Unicode NFC.
  */

@@ -3,16 +3,16 @@ import type { TierOptions } from './options.js';
 import { trailingRequest } from './trailing-message.js';
 
 /**
- * Prompt extraction (document 000): find the user's own words in a request, so that what the
+ * Prompt extraction (the original design): find the user's own words in a request, so that what the
  * application wraps around them (a system prompt full of tool definitions and "respond in JSON",
- * a packed chat history) does not decide the tier (SPEC-NOTES: score only the user's text).
+ * a packed chat history) does not decide the tier (departing from the original design: score only the user's text).
  *
  * Scored: the text of the last `user` message. Not scored, but counted for the huge-context
  * override: everything else (system and developer messages, earlier turns, assistant and tool
  * messages, and whatever extraction removed). The system prompt's own signals do not count
  * toward the tier: an application sends the same system prompt with every request, so anything
  * it says ("think step by step", "respond in JSON", twenty tool definitions) would move every
- * request alike, which is the failure SPEC-NOTES describes. What it asks for (structured output,
+ * request alike, a failure of the original design. What it asks for (structured output,
  * tools) is a capability of the model to pick, not a difficulty of the request.
  */
 

@@ -2,7 +2,7 @@ import type { TierOptions } from './options.js';
 import type { Tier } from './tiers.js';
 
 /**
- * Forced tiers from model ids (document 000: forced tier override). `simple`, `triage/simple`,
+ * Forced tiers from model ids (the original design: forced tier override). `simple`, `triage/simple`,
  * `claw-llm-router/simple`, `Triage/SIMPLE` force SIMPLE, and so on; any other id (`auto`,
  * `triage/auto`, `claw-llm-router/auto`, a real model name) is classified. Both prefixes are
  * the default (`forcedModels.prefixes`), so that claw-llm-router's clients work unchanged. Ids

@@ -1,5 +1,5 @@
 /**
- * The tier router (document 000): which model tier can answer this request? A 15-dimension
+ * The tier router (the original design): which model tier can answer this request? A 15-dimension
  * keyword scorer decides locally in microseconds; a cheap LLM is asked only near a tier boundary,
  * under a strict timeout, with MEDIUM as the safe fallback.
  */

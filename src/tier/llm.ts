@@ -6,7 +6,7 @@ import type { TierOptions } from './options.js';
 import { TIERS, type Tier } from './tiers.js';
 
 /**
- * The LLM check of document 000: when the scorer is unsure, a cheap model reads the first 500
+ * The LLM check of the original design: when the scorer is unsure, a cheap model reads the first 500
  * characters of the user's text and answers with one tier name, read by the provider layer's
  * `askLabel` (exact answer first, then one tier name inside it; an answer naming none or several
  * is invalid, and the hybrid falls back: the document's failure table, MEDIUM).

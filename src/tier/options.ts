@@ -8,7 +8,7 @@ import { TierWeightsSchema, weightIssues } from './weights.js';
 
 /**
  * The tier router's options: one TypeBox schema, validated with `compileConfig` (defaults filled
- * in, unknown keys rejected, every bad field named by path). Every default is document 000's
+ * in, unknown keys rejected, every bad field named by path). Every default is the original design's
  * value where the document gives one; the others are named and explained here.
  */
 
@@ -39,7 +39,7 @@ const KeywordEntrySchema = Type.Union([
 /** The fields of a dimension fed by keywords: its weight, how keyword weight maps to a score. */
 function keywordFields(weight: number, unit: number) {
   return {
-    /** The dimension's weight in the sum (document 000's table). */
+    /** The dimension's weight in the sum (the original design's table). */
     weight: Type.Number({ minimum: 0, maximum: 1, default: weight }),
     /**
      * The score per unit of keyword weight found, clamped to [-1, 1]: with 0.5, one keyword
@@ -151,7 +151,7 @@ const DimensionsSchema = Type.Object(
 export const TierOptionsSchema = Type.Object(
   {
     dimensions: DimensionsSchema,
-    /** The score at which each tier starts (document 000: 0.00 / 0.15 / 0.35). */
+    /** The score at which each tier starts (the original design: 0.00 / 0.15 / 0.35). */
     boundaries: Type.Object(
       {
         MEDIUM: Type.Number({ default: 0 }),
@@ -223,7 +223,7 @@ export const TierOptionsSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
-    /** The lowest tier for a request whose user message carries images (SPEC-NOTES: vision). */
+    /** The lowest tier for a request whose user message carries images (departing from the original design: vision). */
     vision: Type.Object(
       { minTier: tierWithDefault('MEDIUM') },
       { additionalProperties: false, default: {} },
@@ -347,7 +347,7 @@ export const TierOptionsSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
-    /** The tiers to try in order when a provider fails (document 000's table). */
+    /** The tiers to try in order when a provider fails (the original design's table). */
     fallbackChain: Type.Object(
       {
         SIMPLE: chain('SIMPLE', 'MEDIUM', 'COMPLEX'),

@@ -84,7 +84,7 @@ describe('TierRouter without an LLM check', () => {
     expect(decision.score).toBeNull();
   });
 
-  it('does not let the system prompt push a greeting up (SPEC-NOTES)', () => {
+  it('does not let the system prompt push a greeting up (a departure from the original design)', () => {
     const system =
       'You are an agent with tools read_file, write_file, deploy. Think step by step, prove your ' +
       'claims, respond in JSON, design distributed Kubernetes microservices. '.repeat(40);

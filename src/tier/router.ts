@@ -141,7 +141,7 @@ export class TierRouter {
     return this.#forced(model);
   }
 
-  /** The fallback chain of a tier (document 000's table by default). */
+  /** The fallback chain of a tier (the original design's table by default). */
   fallbackChain(tier: Tier): readonly Tier[] {
     return this.#chains[tierRank(tier)]!;
   }

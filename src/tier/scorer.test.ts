@@ -31,7 +31,7 @@ describe('TierScorer', () => {
     );
   });
 
-  it('matches keywords on word boundaries (SPEC-NOTES: improve is not prove)', () => {
+  it('matches keywords on word boundaries (departing from the original design: improve is not prove)', () => {
     const improve = score('Please improve and approve this history of basic undefined values');
     expect(improve.signals.join(' ')).not.toMatch(/reasoning \(|creative \(|simple \(/);
     expect(score('prove it').signals.join(' ')).toContain('reasoning (prove)');

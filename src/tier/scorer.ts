@@ -20,7 +20,7 @@ import {
 import { type Tier, tierRank } from './tiers.js';
 
 /**
- * The rule-based tier scorer of document 000: fifteen weighted dimensions summed into a score,
+ * The rule-based tier scorer of the original design: fifteen weighted dimensions summed into a score,
  * tier boundaries, three overrides, a sigmoid confidence, and human-readable signals. Local and
  * synchronous; one lexicon scan of the prompt feeds every dimension.
  */

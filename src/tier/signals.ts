@@ -57,8 +57,12 @@ export class SignalWriter {
   readonly #labelOf: readonly string[];
   /** `code (`, `reasoning (`, … by slot. */
   readonly #openers: readonly string[];
-  /** By lexicon entry id: its signal when it is its dimension's only label, `code (python)`. */
-  readonly #alone: readonly string[];
+  /**
+   * By lexicon entry id: its signal when it is its dimension's only label, `code (python)`,
+   * written on first use (thousands of entries, a few of which most traffic finds: writing them
+   * all cost a cold start ~2 ms).
+   */
+  readonly #alone: (string | undefined)[];
   /** `short (N tokens)` for the token counts a short prompt can have. */
   readonly #short: readonly string[];
   /**
@@ -107,10 +111,7 @@ export class SignalWriter {
     this.#labelOf = entries.map((entry) => entry.label);
     this.#entryCount = entries.length;
     this.#openers = KEYWORD_DIMENSIONS.map((name) => `${LABELS[name]} (`);
-    this.#alone = entries.map((entry, id) => {
-      const slot = this.#slotOf[id]!;
-      return slot < 0 ? '' : `${this.#openers[slot]!}${entry.label})`;
-    });
+    this.#alone = new Array<string | undefined>(entries.length).fill(undefined);
     this.#short = Array.from(
       { length: options.dimensions.tokenCount.short + 1 },
       (_, tokens) => `short (${plural(tokens, 'token')})`,
@@ -173,7 +174,13 @@ export class SignalWriter {
     return signals;
   }
 
-  /** `code (python, function)`, … for every keyword dimension with a hit, in dimension order. */
+  /** `code (python)`, the signal of an entry alone in its slot, written once. */
+  #writeAlone(slot: number, id: number): string {
+    const text = `${this.#openers[slot]!}${this.#labelOf[id]!})`;
+    this.#alone[id] = text;
+    return text;
+  }
+
   /** `code (python, function)` for two entries of one slot. */
   #pair(slot: number, first: number, second: number): string {
     const n = this.#entryCount;
@@ -251,7 +258,7 @@ export class SignalWriter {
       if ((used & 1) === 0) continue;
       const n = count[slot]!;
       const first = ids[slot * MAX_LABELS]!;
-      if (n === 1) signals.push(this.#alone[first]!);
+      if (n === 1) signals.push(this.#alone[first] ?? this.#writeAlone(slot, first));
       else if (n === 0) signals.push(ARITHMETIC);
       else if (n === 2) signals.push(this.#pair(slot, first, ids[slot * MAX_LABELS + 1]!));
       else {

@@ -1,4 +1,4 @@
-/** The model tiers, cheapest first (document 000). */
+/** The model tiers, cheapest first (the original design). */
 export const TIERS = ['SIMPLE', 'MEDIUM', 'COMPLEX', 'REASONING'] as const;
 
 /** A model tier. */

@@ -17,7 +17,7 @@ export interface ClassifierStepOptions {
 }
 
 /**
- * The classifier step of an agent (document 002's `ClassificationNode.execute`): selects the
+ * The classifier step of an agent (the original design's `ClassificationNode.execute`): selects the
  * capabilities of the current task, passing the reclassification reason (if any) to the prompts
  * and the session's bypass setting, and returns the state update, or the recorded error when the
  * selection failed. Never throws.

@@ -1,4 +1,4 @@
-/** The agent router of document 002: typed state, error severities, retries, state updates. */
+/** The agent router of the original design: typed state, error severities, retries, state updates. */
 export { type ClassifierStepOptions, runClassifierStep } from './classifier-step.js';
 export {
   DEFAULT_STEP_RETRY_POLICIES,

@@ -23,7 +23,7 @@ export const StepRetryPolicySchema = Type.Object(
 export type StepRetryPolicy = Static<typeof StepRetryPolicySchema>;
 
 /**
- * Default policies by step. The classifier's is the source framework's (SPEC-NOTES: 4 attempts,
+ * Default policies by step. The classifier's is the source framework's (departing from the original design: 4 attempts,
  * 1.0 s, ×1.8); the others are this project's choice: the orchestrator is as patient as the
  * classifier, task extraction a little less, and capabilities (`default`) retry quickly.
  */
@@ -46,7 +46,7 @@ export interface RetryDelayOptions {
 
 /**
  * The delay before retry number `retry` (1 for the first retry): `delayMs × factor^(retry−1)`
- * (SPEC-NOTES), capped at `maxDelayMs`, then moved by up to ±`jitter` of itself. `unit` in [0, 1)
+ * (a departure from the original design), capped at `maxDelayMs`, then moved by up to ±`jitter` of itself. `unit` in [0, 1)
  * picks the point in the jitter range, so the caller decides where the randomness comes from.
  */
 export function retryDelayMs(

@@ -11,12 +11,12 @@ import type { ErrorSeverity } from './severity.js';
 import type { AgentErrorInfo, AgentState, AgentStateUpdate, InfrastructureStep } from './state.js';
 
 /**
- * The central router (document 002): a pure function from the agent state to the next step. It
+ * The central router (the original design): a pure function from the agent state to the next step. It
  * never sleeps and never mutates the state; a retry comes back as a delay to wait, and every
  * change the decision implies (a retry counted, a selection cleared for reclassification) comes
  * back as an update to merge.
  *
- * Routing order (SPEC-NOTES):
+ * Routing order (a departure from the original design):
  * 1. an error → its handling (retry, replan, reclassify, or the error step; a killed run is never
  *    recovered, so its errors go to the error step);
  * 2. a killed run → the error step;

@@ -3,8 +3,8 @@ import { LlmError } from '../../llm/errors.js';
 import { CapabilitySelectionError } from '../errors.js';
 
 /**
- * How bad an error is, which decides where the router sends the agent next (document 002,
- * SPEC-NOTES):
+ * How bad an error is, which decides where the router sends the agent next (the original design,
+ * corrected):
  * - `RETRIABLE`: transient (timeouts, connection errors, rate limits): run the same step again
  *   after a backoff, up to the step's attempts;
  * - `REPLANNING`: the plan does not work: back to the orchestrator (at most 2 plans);

@@ -2,8 +2,8 @@ import type { StepRetryPolicy } from './retry.js';
 import type { ErrorSeverity } from './severity.js';
 
 /**
- * The agent state the router reads (document 002's LangGraph state, as a plain typed object:
- * SPEC-NOTES). Field names follow the document's (`task_current_task` → `currentTask`,
+ * The agent state the router reads (the original design's LangGraph state, as a plain typed object).
+ * Field names follow the design's (`task_current_task` → `currentTask`,
  * `planning_active_capabilities` → `activeCapabilities`, `control_retry_count` → `retryCount`, …).
  * Steps update it with the functions of `updates.ts`, which return partial updates to merge.
  */

@@ -35,7 +35,7 @@ export function taskExtracted(task: string): AgentStateUpdate {
 }
 
 /**
- * The classifier's selection (document 002: "planning_active_capabilities", plan cleared, step
+ * The classifier's selection (the original design: "planning_active_capabilities", plan cleared, step
  * index 0). The reclassification reason has been used and is cleared; a `/caps:` directive in the
  * task is kept as the session's bypass setting.
  */

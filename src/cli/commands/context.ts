@@ -7,7 +7,7 @@ import { readConfigFile, readTextArgument } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 
 /**
- * `triage context "<question>"`: how much context a question needs (document 004), and
+ * `triage context "<question>"`: how much context a question needs (the original design), and
  * `triage eval context FILE.jsonl`: the router's accuracy on labelled questions.
  */
 

@@ -17,7 +17,7 @@ const options = classifierOptions('large_output', LargeOutputOptionsSchema);
 
 /**
  * Fires when the last completed call's result message is longer than `sizeThreshold` characters
- * (code points, so emoji and CJK count once: SPEC-NOTES). Confidence 0.7. Counting stops at the
+ * (code points, so emoji and CJK count once, departing from the original design). Confidence 0.7. Counting stops at the
  * threshold, and the answer for the last record is remembered, so a megabyte of output costs
  * at most one bounded count, however often the classifier runs.
  */

@@ -95,7 +95,7 @@ const failOpen = ({ cause, error }: FallbackContext<GuidanceContext, LlmGuidance
 const sameRelevance = (a: LlmGuidanceValue, b: LlmGuidanceValue) => a.relevant === b.relevant;
 
 /**
- * Asks a small, fast model whether guidance applies (document 001's `LLMClassifier`), under a
+ * Asks a small, fast model whether guidance applies (the original design's `LLMClassifier`), under a
  * strict timeout (500 ms by default), through the core `Hybrid` (so timeouts, errors, counters and
  * an optional verdict cache work as for every other subsystem). It fails open: on a timeout, an
  * error, or an answer that is not `{relevant, confidence, reason}`, it answers `no`, with the

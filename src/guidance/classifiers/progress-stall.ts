@@ -18,7 +18,7 @@ const options = classifierOptions('progress_stall', ProgressStallOptionsSchema);
 /**
  * Fires when `stallThreshold` calls in a row made no progress. A call makes progress when it
  * succeeds and either tries something not tried recently (an action with new params) or produces
- * an output not seen recently (SPEC-NOTES: "no successful call, and nothing new produced").
+ * an output not seen recently (departing from the original design: "no successful call, and nothing new produced").
  * Failures, and successful repeats that return what was already seen, do not. Confidence 0.8.
  */
 export class ProgressStallClassifier implements Classifier<GuidanceContext> {

@@ -21,7 +21,7 @@ const options = classifierOptions('sequential_when_parallel', SequentialWhenPara
 
 /**
  * Fires when `threshold` finished turns in a row each made a single call to an independent tool:
- * calls that could have been made together in one turn and run in parallel (SPEC-NOTES: the
+ * calls that could have been made together in one turn and run in parallel (departing from the original design: the
  * document's sketch looked at calls, not turns, and so fired on parallel calls too). Only finished
  * turns count, so a turn whose other calls have not arrived yet is not mistaken for a single call.
  * Confidence 0.6.

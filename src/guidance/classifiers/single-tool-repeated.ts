@@ -18,7 +18,7 @@ export type SingleToolRepeatedOptions = Static<typeof SingleToolRepeatedOptionsS
 const options = classifierOptions('single_tool_repeated', SingleToolRepeatedOptionsSchema);
 
 /**
- * Fires when the last `threshold` or more completed calls all used the same tool. Document 001
+ * Fires when the last `threshold` or more completed calls all used the same tool. The original design
  * looked at a window of 5 calls and required all of them to match, so a run of 4 after one other
  * call did not count; a run counter at the tail says what the name promises. Confidence 0.7.
  */

@@ -1,6 +1,6 @@
 import type { LexiconEntryInput } from '../../text/index.js';
 
-/** The fifteen dimensions of document 000, in its order. */
+/** The fifteen dimensions of the original design, in its order. */
 export const DIMENSIONS = [
   'tokenCount',
   'codePresence',
