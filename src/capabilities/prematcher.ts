@@ -96,7 +96,7 @@ export interface PrematcherOptions {
   readonly guideWeight?: number;
   /**
    * Share of the discriminative model's probability in the rank (the rest is the similarity);
-   * 0 turns the model off (and saves compiling it). Default 0.4.
+   * 0 turns the model off (and saves compiling it). Default 0.5.
    */
   readonly discriminatorWeight?: number;
   /**
@@ -126,7 +126,7 @@ export const DEFAULT_PREMATCHER_OPTIONS = Object.freeze({
   alsoRatio: 0.8,
   wordWeight: 0.65,
   guideWeight: 1,
-  discriminatorWeight: 0.4,
+  discriminatorWeight: 0.5,
   hubWeight: 0.5,
 });
 
