@@ -27,7 +27,7 @@ export interface DiscriminatorOptions {
   readonly l2?: number;
   /**
    * Weight of the character n-grams beside the words (whose block has unit length); 0 reads
-   * words only. Default 0.3.
+   * words only. Default 0.5.
    */
   readonly charWeight?: number;
 }
@@ -61,7 +61,7 @@ export class Discriminator {
     const epochs = options.epochs ?? 16;
     const rate = options.learningRate ?? 0.3;
     const l2 = options.l2 ?? 1e-4;
-    this.charWeight = options.charWeight ?? 0.3;
+    this.charWeight = options.charWeight ?? 0.5;
     this.classes = classes;
     this.#index = index;
     this.#scores = new Float64Array(classes);
