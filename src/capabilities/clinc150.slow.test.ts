@@ -21,7 +21,7 @@ describe('local pre-matcher on CLINC150 (subset of the test split)', () => {
     const tasks = labelledTasks(data.test!.filter((_, i) => i % 7 === 0));
     const result = evaluatePrematcher(new Prematcher(capabilities), tasks);
     expect(result.tasks).toBe(643);
-    expect(result.top1Accuracy).toBeGreaterThanOrEqual(0.76); // measured 0.781
+    expect(result.top1Accuracy).toBeGreaterThanOrEqual(0.785); // measured 0.802
     expect(result.localShare).toBeGreaterThanOrEqual(0.83); // 0.859
     expect(result.localPrecision).toBeGreaterThanOrEqual(0.995); // 0.99984
     expect(result.localYesPrecision).toBeGreaterThanOrEqual(0.95); // 0.976

@@ -17,6 +17,10 @@ describe('selectionConfig', () => {
       prematcher: false,
       bypass: true,
     });
+    expect(selectionConfig({ prematcher: { hubWeight: 0 } }).prematcher).toEqual({
+      hubWeight: 0,
+    });
+    expect(() => selectionConfig({ prematcher: { hubWeight: 1.5 } })).toThrow(ConfigError);
   });
 
   it('names unknown keys and bad values, nested ones included, without changing the input', () => {

@@ -30,6 +30,7 @@ export const PrematcherConfigSchema = Type.Object(
     wordWeight: Type.Optional(Fraction),
     guideWeight: Type.Optional(Fraction),
     discriminatorWeight: Type.Optional(Fraction),
+    hubWeight: Type.Optional(Fraction),
     features: Type.Optional(
       Type.Object(
         {

@@ -156,6 +156,8 @@ describe('Prematcher', () => {
         for (const match of first.matches) {
           expect(match.score).toBeGreaterThanOrEqual(0);
           expect(match.score).toBeLessThanOrEqual(1);
+          expect(match.rank).toBeGreaterThanOrEqual(0);
+          expect(match.rank).toBeLessThanOrEqual(1);
           expect(match.reason.length).toBeGreaterThan(0);
         }
         expect(JSON.parse(JSON.stringify(prematcher.match(text)))).toEqual(
@@ -171,6 +173,41 @@ describe('Prematcher', () => {
       /noBelow \(0.5\) must be below yesAbove \(0.4\)/,
     );
     expect(() => new Prematcher(classifiable, { margin: 2 })).toThrow(/margin must be in \[0, 1\]/);
+  });
+
+  it('ranks a capability worded like every other one lower, by how much it is', () => {
+    const capability = (name: string, queries: string[]) => ({
+      name,
+      description: name.replace('_', ' '),
+      guide: {
+        instructions: `Activate for ${name}.`,
+        examples: queries.map((query) => ({ query, result: true })),
+      },
+    });
+    const capabilities = new CapabilityRegistry([
+      capability('small_talk', [
+        'can you tell me something',
+        'tell me about you',
+        'what can you tell me',
+        'can you help me',
+        'tell me more about it',
+      ]),
+      capability('weather', ['can you tell me the weather in Paris', 'will it rain tomorrow']),
+      capability('send_email', ['can you send an email to Bob', 'email the report to my manager']),
+      capability('music', ['can you play some jazz', 'play the next song']),
+    ]).all();
+    const penalties = (hubWeight: number) =>
+      Object.fromEntries(
+        new Prematcher(capabilities, { discriminatorWeight: 0, hubWeight })
+          .match('can you tell me')
+          .matches.map((m) => [m.name, m.score - m.rank]),
+      );
+    for (const penalty of Object.values(penalties(0))) expect(penalty).toBe(0);
+    const { small_talk, ...others } = penalties(0.5);
+    for (const penalty of Object.values(others)) {
+      expect(penalty).toBeGreaterThan(0);
+      expect(penalty).toBeLessThan(small_talk!);
+    }
   });
 
   it('has no capabilities to decide on in an empty registry', () => {
@@ -266,9 +303,20 @@ describe('the README example registry (examples/capabilities.yaml)', () => {
     expect(chosen.sort()).toEqual(['current_weather', 'send_email']);
     const byName = Object.fromEntries(matches.map((m) => [m.name, m]));
     expect(byName.current_weather!.reason).toMatch(/"forecast" ~ "forecasts" in its description/);
-    expect(byName.send_email!.reason).toMatch(/explains what the best capability leaves/);
     expect(byName.send_email!.reason).toMatch(/"email", "bob" as in "Send an email to Bob/);
     expect(new Set(matches.map((m) => m.reason)).size).toBe(matches.length);
+  });
+
+  it('guesses a second capability that explains what the best one leaves of the task', () => {
+    const matches = matcher.match('Email the forecast to Bob').matches;
+    const byName = Object.fromEntries(matches.map((m) => [m.name, m]));
+    expect(matches.filter((m) => m.value).map((m) => m.name)).toEqual([
+      'current_weather',
+      'send_email',
+    ]);
+    expect(byName.send_email!.rank).toBeGreaterThan(byName.current_weather!.rank + 0.05);
+    expect(byName.current_weather!.reason).toMatch(/explains what the best capability leaves/);
+    expect(byName.current_weather!.reason).toMatch(/"forecast" ~ "forecasts"/);
   });
 
   it('guesses one capability for a task that needs one', () => {

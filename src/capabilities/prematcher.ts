@@ -21,6 +21,10 @@ import { type IndexPart, TfidfIndex } from './tfidf.js';
  *   one; `rank` blends the score with the probability a small discriminative model, fitted on
  *   the examples when compiling, gives the capability (see `discriminator.ts`): it orders the
  *   capabilities, the similarity alone rules them out;
+ * - in the rank, a capability's score is first lowered by how much its examples resemble
+ *   everything: the mean of its highest similarities to the other capabilities' examples,
+ *   measured when compiling (`hubWeight`). A capability worded in common words ("what is my …")
+ *   would otherwise come first for many tasks that are not its own;
  * - **no** when `score < noBelow`: nothing in the task resembles what the capability is for;
  *   also when the task is clearly closer to the counter-examples (`negative >= yesAbove` and
  *   `negative - score >= margin`);
@@ -92,12 +96,21 @@ export interface PrematcherOptions {
   readonly guideWeight?: number;
   /**
    * Share of the discriminative model's probability in the rank (the rest is the similarity);
-   * 0 turns the model off (and saves compiling it). Default 0.4.
+   * 0 turns the model off (and saves compiling it). Default 0.5.
    */
   readonly discriminatorWeight?: number;
+  /**
+   * Share of a capability's "hubness" taken off its score in the rank: the mean of its
+   * {@link HUB_NEIGHBOURS} highest similarities to other capabilities' positive examples. 0 turns
+   * it off (and saves measuring it when compiling). Default 0.5.
+   */
+  readonly hubWeight?: number;
   /** Feature extraction (n-gram sizes, characters read, English analysis). */
   readonly features?: FeatureOptions;
 }
+
+/** How many of the other capabilities' examples a capability's hubness is the mean over. */
+export const HUB_NEIGHBOURS = 10;
 
 /** The defaults of {@link PrematcherOptions}. */
 export const DEFAULT_PREMATCHER_OPTIONS = Object.freeze({
@@ -113,7 +126,8 @@ export const DEFAULT_PREMATCHER_OPTIONS = Object.freeze({
   alsoRatio: 0.8,
   wordWeight: 0.65,
   guideWeight: 1,
-  discriminatorWeight: 0.4,
+  discriminatorWeight: 0.5,
+  hubWeight: 0.5,
 });
 
 /**
@@ -133,8 +147,9 @@ export interface PrematchMatch {
   /** Similarity in [0, 1] of the task to the capability's positive examples. */
   readonly score: number;
   /**
-   * The rank score in [0, 1] that orders the capabilities: the similarity blended with the
-   * discriminative model's probability (equal to `score` when the model is off).
+   * The rank score in [0, 1] that orders the capabilities: the similarity, less the
+   * capability's hubness penalty, blended with the discriminative model's probability (equal to
+   * `score` when both are off).
    */
   readonly rank: number;
   /** Similarity in [0, 1] to its negative examples (0 when it has none). */
@@ -169,6 +184,8 @@ export class Prematcher {
   /** Class of each capability in the discriminative model (-1: no positive examples). */
   readonly #classOf: Int32Array;
   readonly #discriminator: Discriminator | undefined;
+  /** Each capability's hubness times `hubWeight` (see {@link PrematcherOptions.hubWeight}). */
+  readonly #hubPenalty: Float64Array;
   readonly #similarity: Float64Array;
   readonly #residual: Float64Array;
   readonly #probability: Float64Array;
@@ -215,6 +232,7 @@ export class Prematcher {
     });
     this.#similarity = new Float64Array(documents.length);
     this.#residual = new Float64Array(documents.length);
+    this.#hubPenalty = this.#hubPenalties(capabilities);
     this.#probability = new Float64Array(classes);
     if (classes >= 2 && this.options.discriminatorWeight > 0) {
       this.#discriminator = new Discriminator(this.#index, classes, training);
@@ -241,7 +259,11 @@ export class Prematcher {
       scores[i] = p < 0 ? 0 : similarity[p]!;
       negatives[i] = n < 0 ? 0 : similarity[n]!;
       if (p < 0) continue;
-      ranks[i] = (1 - blend) * scores[i]! + blend * (this.#probability[this.#classOf[i]!] ?? 0);
+      ranks[i] = Math.max(
+        0,
+        (1 - blend) * (scores[i]! - this.#hubPenalty[i]!) +
+          blend * (this.#probability[this.#classOf[i]!] ?? 0),
+      );
       if (topScore < 0 || scores[i]! > scores[topScore]!) {
         secondScore = topScore < 0 ? 0 : scores[topScore]!;
         topScore = i;
@@ -273,6 +295,31 @@ export class Prematcher {
       );
     }
     return { coverage, matches };
+  }
+
+  /**
+   * How much each capability's examples resemble the other capabilities' examples (the mean of
+   * its {@link HUB_NEIGHBOURS} highest similarities to them), times `hubWeight`.
+   */
+  #hubPenalties(capabilities: readonly Capability[]): Float64Array {
+    const weight = this.options.hubWeight;
+    const count = capabilities.length;
+    const penalties = new Float64Array(count);
+    if (weight === 0 || count < 2) return penalties;
+    const nearest = capabilities.map(() => new TopValues(HUB_NEIGHBOURS));
+    const similarity = this.#similarity;
+    capabilities.forEach((capability, owner) => {
+      for (const example of capability.guide?.examples ?? []) {
+        if (!example.result) continue;
+        this.#index.similarities(example.query, similarity);
+        for (let i = 0; i < count; i++) {
+          const p = this.#positive[i]!;
+          if (i !== owner && p >= 0) nearest[i]!.add(similarity[p]!);
+        }
+      }
+    });
+    for (let i = 0; i < count; i++) penalties[i] = weight * nearest[i]!.mean();
+    return penalties;
   }
 
   /** The evidence index, built on first use (only explanations need it). */
@@ -363,6 +410,27 @@ interface Similarity {
 }
 
 const NO_ONE: ReadonlySet<number> = new Set();
+
+/** The `size` highest values added, kept in descending order. */
+class TopValues {
+  readonly #values: number[] = [];
+  constructor(private readonly size: number) {}
+
+  add(value: number): void {
+    const values = this.#values;
+    if (values.length === this.size && value <= values[values.length - 1]!) return;
+    let at = values.length;
+    while (at > 0 && values[at - 1]! < value) at--;
+    values.splice(at, 0, value);
+    if (values.length > this.size) values.pop();
+  }
+
+  /** Mean of the values kept, 0 when none. */
+  mean(): number {
+    const values = this.#values;
+    return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+  }
+}
 
 /** Why a verdict was reached; the reason text is built only when someone reads it. */
 enum Why {

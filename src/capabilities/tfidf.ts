@@ -35,6 +35,15 @@ export interface IndexPart {
 /** A document: one text, or parts added up after each is normalised. */
 export type IndexDocument = string | readonly IndexPart[];
 
+/** See {@link TfidfIndex.lastQuery}. */
+export interface LastQuery {
+  readonly ids: Int32Array;
+  readonly weights: Float64Array;
+  readonly count: number;
+  readonly wordNorm: number;
+  readonly charNorm: number;
+}
+
 /** Options of {@link TfidfIndex}. */
 export interface TfidfOptions {
   /** Share of the word cosine in the blended similarity (the rest is character n-grams). */
@@ -295,37 +304,45 @@ export class TfidfIndex {
   }
 
   /**
-   * The word-block features of `text` that some document has (ids into `ids`, TF-IDF weights
-   * normalised to unit length into `weights`); returns how many. Leaves the last query alone.
+   * The features of `text` that some document has (ids into `ids`, TF-IDF weights into
+   * `weights`); returns how many. The word block is normalised to unit length and the character
+   * n-grams to `charWeight` (0 leaves them out). Leaves the last query alone.
    */
-  wordVector(text: string, ids: number[], weights: number[]): number {
+  featureVector(text: string, charWeight: number, ids: number[], weights: number[]): number {
     const bag = this.#extractor.extract(text, this.#scratch);
     ids.length = 0;
     weights.length = 0;
-    let norm = 0;
+    const norms = [0, 0];
     for (let i = 0; i < bag.size; i++) {
       const id = this.#vocabulary.get(bag.firstAt(i), bag.secondAt(i));
-      if (id < 0 || this.#isChar[id] === 1) continue;
+      if (id < 0 || (charWeight === 0 && this.#isChar[id] === 1)) continue;
       const weight = (1 + Math.log(bag.valueAt(i))) * this.#idf[id]!;
       ids.push(id);
       weights.push(weight);
-      norm += weight * weight;
+      norms[this.#isChar[id]!]! += weight * weight;
     }
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let i = 0; i < weights.length; i++) weights[i]! *= scale;
+    const scales = blockScales(norms[0]!, norms[1]!, charWeight);
+    for (let i = 0; i < weights.length; i++) weights[i]! *= scales[this.#isChar[ids[i]!]!]!;
     return ids.length;
   }
 
   /**
-   * Calls `visit` with each word-block feature of the last {@link similarities} query and its
-   * weight, normalised like {@link wordVector}.
+   * The features of the last {@link similarities} query that some document has: their ids and
+   * TF-IDF weights (the first `count` entries; valid until the next query), and the squared
+   * norms of its word block and of its character n-grams.
    */
-  visitLastWords(visit: (id: number, weight: number) => void): void {
-    const scale = this.#wordNorm > 0 ? 1 / Math.sqrt(this.#wordNorm) : 0;
+  lastQuery(): LastQuery {
+    let charNorm = 0;
     for (let k = 0; k < this.#queryCount; k++) {
-      const id = this.#queryIds[k]!;
-      if (this.#isChar[id] !== 1) visit(id, this.#queryWeights[k]! * scale);
+      if (this.#isChar[this.#queryIds[k]!] === 1) charNorm += this.#queryWeights[k]! ** 2;
     }
+    return {
+      ids: this.#queryIds,
+      weights: this.#queryWeights,
+      count: this.#queryCount,
+      wordNorm: this.#wordNorm,
+      charNorm,
+    };
   }
 
   /** The weight (IDF × the kind's weight) of a feature, 0 when no document has it. */
@@ -333,4 +350,12 @@ export class TfidfIndex {
     const id = this.#vocabulary.get(first, second);
     return id < 0 ? 0 : this.#idf[id]!;
   }
+}
+
+/** Scales that bring the word block to unit length and the character block to `charWeight`. */
+function blockScales(wordNorm: number, charNorm: number, charWeight: number): [number, number] {
+  return [
+    wordNorm > 0 ? 1 / Math.sqrt(wordNorm) : 0,
+    charNorm > 0 ? charWeight / Math.sqrt(charNorm) : 0,
+  ];
 }

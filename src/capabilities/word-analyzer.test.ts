@@ -33,6 +33,14 @@ describe('stemOf', () => {
     expect(stemOf('one')).toBe('one'); // Porter would make it "on"
     expect(stemOf('news')).not.toBe(stemOf('new'));
   });
+
+  it('reads words that name properties of plain objects as words', () => {
+    for (const word of ['constructor', 'tostring', 'valueof', 'hasownproperty', 'proto']) {
+      expect(typeof stemOf(word)).toBe('string');
+      expect(typeof analyzeWord(word).stem).toBe('string');
+    }
+    expect(stemOf('constructor')).toBe(stemOf('constructors'));
+  });
 });
 
 describe('analyzeWord', () => {

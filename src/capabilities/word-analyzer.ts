@@ -116,7 +116,8 @@ const KEEP_AS_IS = new Set(
  * Words of three letters or fewer are kept ("one" is not "on").
  */
 export function stemOf(word: string): string {
-  const lemma = WORD_FORMS[word] ?? word;
+  // Own keys only: "constructor" is a word, not Object.prototype's.
+  const lemma = Object.hasOwn(WORD_FORMS, word) ? WORD_FORMS[word]! : word;
   return lemma.length > 3 && !KEEP_AS_IS.has(lemma) ? stemmer(lemma) : lemma;
 }
 
