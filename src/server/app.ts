@@ -27,6 +27,7 @@ import { OpenExchanges, shuttingDownBody } from './exchange.js';
 import { exposureWarning } from './exposure.js';
 import { InjectionScreen } from './injection-screen.js';
 import { createLogger } from './logging.js';
+import { registerMessages } from './messages-endpoint.js';
 import { ServerMetrics } from './metrics.js';
 import { protocolErrorHandler } from './protocol-errors.js';
 import { registerRoute } from './route-endpoint.js';
@@ -159,6 +160,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const keys = new ClientKeys(clientKeys(config, env));
   guard(app, ctx, keys);
   registerChat(app, ctx);
+  registerMessages(app, ctx);
   registerRoute(app, ctx);
   registerService(app, ctx, options.metricsText);
 

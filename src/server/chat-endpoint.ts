@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { chatRequestOf, lastUserText } from './body.js';
+import { lastUserText } from './body.js';
 import type { ChatRequestBody } from './decide.js';
-import { errorBody, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 import { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
 import { blockReason, type InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';
+import { CHAT_COMPLETIONS } from './protocols/chat-inbound.js';
+import type { InboundProtocol } from './protocols/inbound.js';
 import { type ProxyResult, proxyChat } from './proxy.js';
 import { requestDeadline } from './request-deadline.js';
 import type { Routing } from './routing.js';
@@ -19,14 +21,30 @@ const MAX_LOGGED_PROMPT_CHARS = 2000;
  * targets, and records what happened in the metrics and one log line.
  */
 export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
+  const handler = proxiedHandler(ctx, CHAT_COMPLETIONS);
+  app.post('/v1/chat/completions', handler);
+  app.post('/chat/completions', handler);
+}
+
+/**
+ * The handler of an endpoint whose requests are decided and proxied (chat completions, Anthropic
+ * messages): the request, read in its wire format, is classified as a chat request, then sent
+ * along its targets, each in its upstream's wire format.
+ */
+export function proxiedHandler(
+  ctx: ServerContext,
+  protocol: InboundProtocol,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const { metrics, logger, upstreams } = ctx;
+  const endpoint = protocol.endpoint;
   const { decisionHeaders: withHeaders, deadlineMs } = ctx.config.server;
   const onFailure = metrics.failed.bind(metrics);
   const screening = ctx.injection.policy !== 'off';
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
-    const { body, raw, modelValue } = chatRequestOf(request.body);
+    const inbound = protocol.read(request.body);
+    const body = inbound.chat;
     const deadline = requestDeadline(request.headers, deadlineMs, started);
     const exchange = new Exchange(reply.raw, ctx.exchanges);
     let injection: InjectionFinding | undefined;
@@ -51,7 +69,7 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {
       metrics.decided(routing);
-      metrics.requests.inc({ endpoint: 'chat', tier, model: 'none', status: 503 });
+      metrics.requests.inc({ endpoint, tier, model: 'none', status: 503 });
       const headers = withHeaders ? decisionHeaders(routing, undefined, 0) : {};
       throw noUpstreamError(routing, { ...extraHeaders, ...(headers as Record<string, string>) });
     }
@@ -59,33 +77,38 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     metrics.inFlight.inc();
     let result: ProxyResult | undefined;
     try {
-      result = await proxyChat(exchange, routing, body, raw, {
+      result = await proxyChat(exchange, routing, body, EMPTY, {
         upstreams,
         decisionHeaders: withHeaders,
         onFailure,
         extraHeaders,
-        modelValue,
         deadline,
+        prepare: (target) => inbound.prepare(target, upstreams.get(target.model.provider)),
+        client: protocol.client,
       });
     } catch (error) {
       logger.error({ reqId: request.id, err: error }, 'proxying failed');
       metrics.errors.inc({ kind: 'internal' });
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(500, { 'content-type': 'application/json' });
-        reply.raw.end(JSON.stringify(errorBody('internal error', 'server_error', 'internal')));
+        reply.raw.end(
+          JSON.stringify(protocol.client.errorBody('internal error', 'server_error', 'internal')),
+        );
       } else reply.raw.destroy();
     } finally {
       metrics.inFlight.dec();
     }
-    record(ctx, { id: request.id, body, routing, result, injection, started, exchange });
+    record(ctx, { id: request.id, endpoint, body, routing, result, injection, started, exchange });
   };
-  app.post('/v1/chat/completions', handler);
-  app.post('/chat/completions', handler);
 }
+
+/** The client's bytes are not needed once every attempt is prepared by the protocol. */
+const EMPTY = Buffer.alloc(0);
 
 /** What one chat request came to, for {@link record}. */
 interface ChatOutcome {
   readonly id: string;
+  readonly endpoint: string;
   readonly body: ChatRequestBody;
   readonly routing: Routing;
   readonly result: ProxyResult | undefined;
@@ -105,7 +128,12 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
   // What the client got when the server shut down; else 499, as nginx records it: the client
   // closed the connection before the answer.
   const status = closedByServer ? chat.exchange.res.statusCode : (result?.status ?? 500);
-  metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
+  metrics.requests.inc({
+    endpoint: chat.endpoint,
+    tier,
+    model,
+    status: status === 0 ? 499 : status,
+  });
   if (closedByServer) metrics.errors.inc({ kind: 'server_shutting_down' });
   const outcome = result?.outcome;
   const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;

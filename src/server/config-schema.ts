@@ -12,12 +12,26 @@ const ENV_NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
 /** Default port of `triage serve`. */
 export const DEFAULT_PORT = 4100;
 
-/** An OpenAI-compatible upstream (OpenAI, vLLM, OpenRouter, Ollama `/v1`, LM Studio, …). */
+/**
+ * An upstream: OpenAI-compatible (OpenAI, vLLM, OpenRouter, Ollama `/v1`, LM Studio, …) or
+ * Anthropic's Messages API.
+ */
 export const UpstreamProviderSchema = Type.Object(
   {
-    /** Base URL of the OpenAI-compatible API, up to and including `/v1`. */
+    /** Base URL of the API, up to and including `/v1`. */
     baseUrl: Type.String({ pattern: '^https?://[^\\s]+$' }),
-    /** The environment variable holding the API key, sent as `Authorization: Bearer`. */
+    /**
+     * The wire format the upstream speaks: `openai` (chat completions at `<baseUrl>/chat/completions`)
+     * or `anthropic` (Messages at `<baseUrl>/messages`). Requests in the other format are
+     * translated, both ways.
+     */
+    api: Type.Union([Type.Literal('openai'), Type.Literal('anthropic')], { default: 'openai' }),
+    /** Whether the upstream serves OpenAI's Responses API (`<baseUrl>/responses`). */
+    responses: Type.Boolean({ default: false }),
+    /**
+     * The environment variable holding the API key, sent as `Authorization: Bearer` (as
+     * `x-api-key` to an `anthropic` upstream).
+     */
     apiKeyEnv: Type.Optional(Type.String({ pattern: ENV_NAME })),
     /** Extra request headers, not secrets (e.g. OpenRouter's `HTTP-Referer`). */
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),

@@ -255,7 +255,7 @@ export class FakeLlmServer {
     let response: PreparedResponse;
     if (!format) {
       behaviour = {};
-      response = this.#otherRoute(req.method ?? 'GET', path);
+      response = this.#otherRoute(req.method ?? 'GET', path, body);
     } else if (bodyError) {
       behaviour = {};
       response = errorResponse(wire, bodyError === 'request body too large' ? 413 : 400, {
@@ -280,7 +280,7 @@ export class FakeLlmServer {
     }
   }
 
-  #otherRoute(method: string, path: string): PreparedResponse {
+  #otherRoute(method: string, path: string, body: unknown): PreparedResponse {
     if (method === 'GET' && (path === '/v1/models' || path === '/models')) {
       return json(200, {
         object: 'list',
@@ -291,6 +291,14 @@ export class FakeLlmServer {
           owned_by: 'fake',
         })),
       });
+    }
+    if (method === 'POST' && path === '/v1/messages/count_tokens') {
+      // Anthropic's token counting, as estimated for usage figures (4 characters a token).
+      const chat = anthropicWire.parse(body);
+      const text = [chat.system ?? '', ...chat.messages.map((m) => m.content)]
+        .filter((part) => part.length > 0)
+        .join('\n');
+      return json(200, { input_tokens: estimateTokens(text) });
     }
     if (method === 'GET' && path === '/api/tags') {
       return json(200, {
