@@ -8,7 +8,9 @@ import Fastify, {
 import type { DestinationStream, Logger } from 'pino';
 import type { InjectionConfigInput } from '../injection/config.js';
 import { type ConfiguredProvider, createProvider } from '../llm/config.js';
+import { MemoryCounterStore } from '../state/memory-counter-store.js';
 import { createTriage, type Triage } from '../triage.js';
+import { Accounting } from './accounting.js';
 import { ClientKeys } from './auth.js';
 import { readJsonBody } from './body-reader.js';
 import { Catalog } from './catalog.js';
@@ -37,6 +39,7 @@ import type { ServerContext } from './server-context.js';
 import { registerService } from './service-endpoints.js';
 import { tierRouterPort } from './tier-port.js';
 import { Upstreams } from './upstreams.js';
+import { registerUsage } from './usage-endpoint.js';
 
 /** What {@link createTriageServer} needs. */
 export interface TriageServerOptions {
@@ -112,6 +115,14 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const triage = triageOf(config, options.tiers === undefined, llm);
   const tiers = options.tiers ?? tierRouterPort(triage);
   const exchanges = new OpenExchanges();
+  const keys = new ClientKeys(clientKeys(config, env));
+  const accounting = new Accounting(
+    config,
+    metrics.registry,
+    new MemoryCounterStore(),
+    keys.enabled,
+    (err) => logger.error({ err }, 'counting a spend failed'),
+  );
   let closing = false;
   const ctx: ServerContext = {
     exchanges,
@@ -124,6 +135,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     router: new Router(catalog, tiers, config.server.unknownModel),
     triage,
     injection: new InjectionScreen(config.injection, triage),
+    accounting,
   };
 
   const app = Fastify({
@@ -157,10 +169,10 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   app.addContentTypeParser('*', (request, payload, done) => {
     readJsonBody(request.headers, payload, bodies, done);
   });
-  const keys = new ClientKeys(clientKeys(config, env));
   guard(app, ctx, keys);
   registerChat(app, ctx);
   registerMessages(app, ctx);
+  registerUsage(app, ctx);
   registerRoute(app, ctx);
   registerService(app, ctx, options.metricsText);
 

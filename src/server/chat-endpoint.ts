@@ -45,6 +45,9 @@ export function proxiedHandler(
     const started = performance.now();
     const inbound = protocol.read(request.body);
     const body = inbound.chat;
+    const client = ctx.accounting.clientOf(request.headers);
+    const admitted = ctx.accounting.admit(client);
+    if (admitted !== undefined) await admitted;
     const deadline = requestDeadline(request.headers, deadlineMs, started);
     const exchange = new Exchange(reply.raw, ctx.exchanges);
     let injection: InjectionFinding | undefined;
@@ -98,7 +101,17 @@ export function proxiedHandler(
     } finally {
       metrics.inFlight.dec();
     }
-    record(ctx, { id: request.id, endpoint, body, routing, result, injection, started, exchange });
+    record(ctx, {
+      id: request.id,
+      endpoint,
+      client,
+      body,
+      routing,
+      result,
+      injection,
+      started,
+      exchange,
+    });
   };
 }
 
@@ -109,6 +122,7 @@ const EMPTY = Buffer.alloc(0);
 interface ChatOutcome {
   readonly id: string;
   readonly endpoint: string;
+  readonly client: string;
   readonly body: ChatRequestBody;
   readonly routing: Routing;
   readonly result: ProxyResult | undefined;
@@ -138,6 +152,7 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
   const outcome = result?.outcome;
   const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
   if (outcome?.kind === 'answered') {
+    ctx.accounting.answered({ model, tier, client: chat.client }, result?.usage);
     metrics.upstreamLatency.observe(
       { model, kind: outcome.streamed ? 'stream' : 'json' },
       outcome.firstByteMs / 1000,

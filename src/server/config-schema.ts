@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ProviderConfigSchema } from '../llm/config.js';
+import { CostsSectionSchema, LimitsSectionSchema } from './config-costs.js';
 
 /**
  * The schema of the routing server's configuration file (docs/server.md): listening and limits,
@@ -194,6 +195,10 @@ export const ServerConfigSchema = Type.Object(
      */
     context: Type.Optional(Type.Unknown()),
     injection: InjectionSectionSchema,
+    /** Prices per model and the baseline savings are measured against. */
+    costs: CostsSectionSchema,
+    /** Rate limits and budgets per client key. */
+    limits: LimitsSectionSchema,
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,7 @@ import { InjectionGuardConfigSchema } from '../injection/guard.js';
 import { compileForcedModels } from '../tier/forced.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from '../tier/options.js';
 import { TIERS, type Tier } from '../tier/tiers.js';
+import { costIssues } from './config-costs.js';
 import { type ServerConfig, ServerConfigSchema } from './config-schema.js';
 
 /**
@@ -121,6 +122,7 @@ export function parseServerConfig(
       message: `environment variable ${config.llm.apiKeyEnv} is not set`,
     });
   }
+  issues.push(...costIssues(config.costs));
   issues.push(...nestedIssues('/context', () => contextConfigOf(config)));
   issues.push(
     ...nestedIssues('/injection/detector', () =>

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ContextDecision } from '../context/router.js';
 import type { Triage } from '../triage.js';
 import type { TriageRequest } from '../triage-request.js';
+import type { Accounting } from './accounting.js';
 import type { Catalog } from './catalog.js';
 import type { ServerConfig } from './config.js';
 import type { ChatRequestBody, TierRouterPort } from './decide.js';
@@ -27,6 +28,8 @@ export interface ServerContext {
   readonly injection: InjectionScreen;
   /** Chat exchanges in flight, ended cleanly when the server shuts down. */
   readonly exchanges: OpenExchanges;
+  /** Client labels, limits, costs and usage. */
+  readonly accounting: Accounting;
 }
 
 /**
