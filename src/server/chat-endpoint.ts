@@ -67,8 +67,9 @@ export function proxiedHandler(
       }
     }
     const routed = routeOf(ctx, body, exchange, reply);
-    const routing = routed instanceof Promise ? await routed : routed;
-    if (routing === GONE) return;
+    const decided = routed instanceof Promise ? await routed : routed;
+    if (decided === GONE) return;
+    const routing = protocol.serves ? servedBy(ctx, protocol, decided) : decided;
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {
       metrics.decided(routing);
@@ -113,6 +114,22 @@ export function proxiedHandler(
       exchange,
     });
   };
+}
+
+/**
+ * The routing with only the targets whose upstream serves the endpoint; an `HttpError` saying so
+ * when the tier has models but none serves it.
+ */
+function servedBy(ctx: ServerContext, protocol: InboundProtocol, routing: Routing): Routing {
+  const serves = protocol.serves as NonNullable<InboundProtocol['serves']>;
+  const targets = routing.targets.filter((t) => serves(ctx.upstreams.get(t.model.provider)));
+  if (targets.length === routing.targets.length) return routing;
+  if (targets.length === 0 && routing.targets.length > 0) {
+    const providers = [...new Set(routing.targets.map((t) => t.model.provider))];
+    const message = protocol.unserved?.(providers) ?? 'no upstream serves this endpoint';
+    throw new HttpError(400, 'unsupported_endpoint', message);
+  }
+  return { ...routing, targets };
 }
 
 /** The client's bytes are not needed once every attempt is prepared by the protocol. */

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { ProviderConfigSchema } from '../llm/config.js';
 import { CostsSectionSchema, LimitsSectionSchema } from './config-costs.js';
+import { ForwardedSectionSchema } from './config-endpoints.js';
 
 /**
  * The schema of the routing server's configuration file (docs/server.md): listening and limits,
@@ -199,6 +200,8 @@ export const ServerConfigSchema = Type.Object(
     costs: CostsSectionSchema,
     /** Rate limits and budgets per client key. */
     limits: LimitsSectionSchema,
+    /** The models `/v1/embeddings` and `/v1/completions` forward to (no tier routing). */
+    forward: ForwardedSectionSchema,
   },
   { additionalProperties: false },
 );

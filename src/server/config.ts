@@ -7,6 +7,7 @@ import { compileForcedModels } from '../tier/forced.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from '../tier/options.js';
 import { TIERS, type Tier } from '../tier/tiers.js';
 import { costIssues } from './config-costs.js';
+import { forwardedIssues } from './config-endpoints.js';
 import { type ServerConfig, ServerConfigSchema } from './config-schema.js';
 
 /**
@@ -122,7 +123,7 @@ export function parseServerConfig(
       message: `environment variable ${config.llm.apiKeyEnv} is not set`,
     });
   }
-  issues.push(...costIssues(config.costs));
+  issues.push(...costIssues(config.costs), ...forwardedIssues(config));
   issues.push(...nestedIssues('/context', () => contextConfigOf(config)));
   issues.push(
     ...nestedIssues('/injection/detector', () =>

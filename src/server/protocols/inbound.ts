@@ -27,4 +27,8 @@ export interface InboundProtocol {
   readonly client: ClientProtocol;
   /** Reads a parsed body (throws an `HttpError` for a malformed one). */
   read(parsed: unknown): InboundRequest;
+  /** Whether an upstream can answer this endpoint (absent: every upstream can). */
+  serves?(upstream: Upstream): boolean;
+  /** Why a request whose targets all fail {@link serves} is refused (given their providers). */
+  unserved?(providers: readonly string[]): string;
 }

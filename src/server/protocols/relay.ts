@@ -89,7 +89,9 @@ export class PassThroughRelay implements AnswerRelay {
         );
         this.#usage = mergeUsage(this.#usage, usage);
       } else {
-        const usage = usageFromOpenAi(value.usage);
+        // The Responses API's last event carries the usage of its whole response.
+        const response = value.response as { usage?: unknown } | undefined;
+        const usage = usageFromOpenAi(value.usage ?? response?.usage);
         if (usage) this.#usage = usage;
         if (this.#strip && usage && Array.isArray(value.choices) && value.choices.length === 0) {
           stripped = true;
