@@ -35,6 +35,13 @@ export class Accounting {
     this.#onError = onError;
   }
 
+  /** Takes the prices, baseline and limits of a reloaded configuration; counts carry on. */
+  configure(config: ServerConfig): void {
+    this.costs.configure(config.costs);
+    this.ledger.baseline = config.costs.baseline;
+    this.limits.configure(config.limits);
+  }
+
   /** The label of a request's client. */
   clientOf(headers: IncomingHttpHeaders): string {
     return clientLabel(headers, this.#keysEnabled);

@@ -35,6 +35,7 @@ import { ServerMetrics } from './metrics.js';
 import { protocolErrorHandler } from './protocol-errors.js';
 import { registerResponses } from './responses-endpoint.js';
 import { registerRoute } from './route-endpoint.js';
+import { declaredRoutes, RouteTable } from './route-table.js';
 import { Router } from './routing.js';
 import { Secrets } from './secrets.js';
 import type { ServerContext } from './server-context.js';
@@ -69,7 +70,15 @@ export interface TriageServer {
   readonly metrics: ServerMetrics;
   readonly logger: Logger;
   /** The LLM the checks ask when a local classifier is unsure (`llm` in the configuration). */
-  readonly llm?: ConfiguredProvider;
+  readonly llm: ConfiguredProvider | undefined;
+  /**
+   * Replaces the configuration without a restart: requests that arrive from now on use `next`;
+   * requests in flight finish on the one they started with. `next` must be validated
+   * ({@link parseServerConfig}). The `server` section (listening, limits on requests, client
+   * keys, logs) is read at start only: returns the paths of its fields that changed and need a
+   * restart (empty when none).
+   */
+  reload(next: ServerConfig): string[];
   /**
    * Starts listening (on the configured host and port unless given); resolves to the base URL.
    * `backlog` is the queue of connections not yet accepted (default 511; the kernel caps it,
@@ -111,11 +120,6 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   });
   const { logger } = logs;
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
-  const catalog = new Catalog(config);
-  const upstreams = new Upstreams(config, env, secrets);
-  const llm = config.llm ? createProvider(config.llm, { env, source: 'llm' }) : undefined;
-  const triage = triageOf(config, options.tiers === undefined, llm);
-  const tiers = options.tiers ?? tierRouterPort(triage);
   const exchanges = new OpenExchanges();
   const keys = new ClientKeys(clientKeys(config, env));
   const accounting = new Accounting(
@@ -126,19 +130,20 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     (err) => logger.error({ err }, 'counting a spend failed'),
   );
   let closing = false;
-  const ctx: ServerContext = {
-    exchanges,
-    config,
-    logger,
-    metrics,
-    catalog,
-    upstreams,
-    tiers,
-    router: new Router(catalog, tiers, config.server.unknownModel),
-    triage,
-    injection: new InjectionScreen(config.injection, triage),
-    accounting,
-  };
+  const shared: Shared = { env, logger, metrics, exchanges, accounting, tiers: options.tiers };
+  let generation = buildGeneration(config, shared);
+  const ctx = generation.ctx;
+  const routesOf = (current: ServerContext) =>
+    declaredRoutes((target) => {
+      registerChat(target, current);
+      registerMessages(target, current);
+      registerResponses(target, current);
+      registerForwarded(target, current);
+      registerUsage(target, current);
+      registerRoute(target, current);
+      registerService(target, current, options.metricsText);
+    });
+  const table = new RouteTable();
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -172,20 +177,29 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     readJsonBody(request.headers, payload, bodies, done);
   });
   guard(app, ctx, keys);
-  registerChat(app, ctx);
-  registerMessages(app, ctx);
-  registerResponses(app, ctx);
-  registerForwarded(app, ctx);
-  registerUsage(app, ctx);
-  registerRoute(app, ctx);
-  registerService(app, ctx, options.metricsText);
+  table.install(app, routesOf(ctx));
 
   return {
     app,
-    config,
+    get config() {
+      return generation.ctx.config;
+    },
     metrics,
     logger,
-    ...(llm ? { llm } : {}),
+    get llm() {
+      return generation.llm;
+    },
+    reload(next) {
+      const restart = restartOnlyChanges(generation.ctx.config, next);
+      const built = buildGeneration(next, shared);
+      accounting.configure(next);
+      table.swap(routesOf(built.ctx));
+      const old = generation;
+      generation = built;
+      // Requests in flight keep the old upstreams until they finish; then their pools close.
+      void old.retire().catch((err: unknown) => logger.error({ err }, 'closing old upstreams'));
+      return restart;
+    },
     async listen(at = {}) {
       await app.listen({
         host: at.host ?? config.server.host,
@@ -208,7 +222,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       }, graceMs);
       await app.close();
       clearTimeout(force);
-      await Promise.all([upstreams.close(), llm?.close()]);
+      await generation.retire();
       await logs.close();
     },
   };
@@ -248,6 +262,66 @@ function triageOf(config: ServerConfig, withTier: boolean, llm: ConfiguredProvid
     },
     context: contextConfig ?? false,
   }) as Triage;
+}
+
+/** What every generation of the server's configuration shares. */
+interface Shared {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+  readonly metrics: ServerMetrics;
+  readonly exchanges: OpenExchanges;
+  readonly accounting: Accounting;
+  /** A tier router brought by the caller, kept across reloads. */
+  readonly tiers: TierRouterPort | undefined;
+}
+
+/** What one configuration builds: the handlers' context, and what to close when it is replaced. */
+interface Generation {
+  readonly ctx: ServerContext;
+  readonly llm: ConfiguredProvider | undefined;
+  /** Closes its upstream pools (after their requests in flight) and its LLM. */
+  retire(): Promise<void>;
+}
+
+function buildGeneration(config: ServerConfig, shared: Shared): Generation {
+  const secrets = new Secrets(knownKeys(config, shared.env));
+  const catalog = new Catalog(config);
+  const upstreams = new Upstreams(config, shared.env, secrets);
+  const llm = config.llm
+    ? createProvider(config.llm, { env: shared.env, source: 'llm' })
+    : undefined;
+  const triage = triageOf(config, shared.tiers === undefined, llm);
+  const tiers = shared.tiers ?? tierRouterPort(triage);
+  const ctx: ServerContext = {
+    exchanges: shared.exchanges,
+    config,
+    logger: shared.logger,
+    metrics: shared.metrics,
+    catalog,
+    upstreams,
+    tiers,
+    router: new Router(catalog, tiers, config.server.unknownModel),
+    triage,
+    injection: new InjectionScreen(config.injection, triage),
+    accounting: shared.accounting,
+  };
+  return {
+    ctx,
+    llm,
+    async retire() {
+      await Promise.all([upstreams.close(), llm?.close()]);
+    },
+  };
+}
+
+/** The fields of the `server` section that differ between two configurations. */
+function restartOnlyChanges(running: ServerConfig, next: ServerConfig): string[] {
+  const before = running.server as Record<string, unknown>;
+  const after = next.server as Record<string, unknown>;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys]
+    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .map((key) => `/server/${key}`);
 }
 
 /**

@@ -38,10 +38,14 @@ export function costOf(usage: Usage, price: Price): number {
   );
 }
 
+function baselineOf(section: CostsSection): Price | undefined {
+  return section.baseline === undefined ? undefined : priceOf(section, section.baseline);
+}
+
 /** Prices answers and counts their tokens and cost. */
 export class Costs {
-  readonly #section: CostsSection;
-  readonly #baseline: Price | undefined;
+  #section: CostsSection;
+  #baseline: Price | undefined;
   readonly #tokens: Counter<'model' | 'tier' | 'client' | 'kind'>;
   readonly #cost: Counter<'model' | 'tier' | 'client'>;
   readonly #baselineCost: Counter<'model' | 'tier' | 'client'>;
@@ -50,8 +54,7 @@ export class Costs {
 
   constructor(section: CostsSection, registry: Registry) {
     this.#section = section;
-    this.#baseline =
-      section.baseline === undefined ? undefined : priceOf(section, section.baseline);
+    this.#baseline = baselineOf(section);
     const labelNames = ['model', 'tier', 'client'] as const;
     this.#tokens = new Counter({
       name: 'triage_tokens_total',
@@ -77,6 +80,13 @@ export class Costs {
       labelNames,
       registers: [registry],
     });
+  }
+
+  /** Takes new prices and baseline (a reloaded configuration); the counters carry on. */
+  configure(section: CostsSection): void {
+    this.#section = section;
+    this.#baseline = baselineOf(section);
+    this.#prices.clear();
   }
 
   /** The baseline model's id, when one is configured. */

@@ -38,7 +38,7 @@ function monthOf(now: number): Window {
 
 /** Applies the configured limits of each client. */
 export class Limits {
-  readonly #section: LimitsSection;
+  #section: LimitsSection;
   readonly #store: CounterStore;
   readonly #now: () => number;
 
@@ -46,6 +46,11 @@ export class Limits {
     this.#section = section;
     this.#store = store;
     this.#now = now;
+  }
+
+  /** Takes the limits of a reloaded configuration; what was counted carries on. */
+  configure(section: LimitsSection): void {
+    this.#section = section;
   }
 
   /** Whether any limit is configured. */

@@ -76,10 +76,11 @@ function rounded(totals: UsageTotals): UsageTotals {
 export class UsageLedger {
   /** Minute (epoch ms / 60 000) → entries by `model|tier|client`. */
   readonly #minutes = new Map<number, Map<string, Entry>>();
-  readonly #baseline: string | undefined;
+  /** The baseline model's id (savings are counted against it). */
+  baseline: string | undefined;
 
   constructor(baseline: string | undefined) {
-    this.#baseline = baseline;
+    this.baseline = baseline;
   }
 
   /** Records one answered request (`costed` undefined: it reported no usage). */
@@ -106,7 +107,7 @@ export class UsageLedger {
     totals.outputTokens += usage.outputTokens;
     totals.costUsd += costUsd;
     totals.baselineCostUsd += baselineUsd;
-    totals.savingsUsd += this.#baseline === undefined ? 0 : baselineUsd - costUsd;
+    totals.savingsUsd += this.baseline === undefined ? 0 : baselineUsd - costUsd;
   }
 
   /** The sums of the minutes that overlap `[from, to)` (epoch ms). */
@@ -135,7 +136,7 @@ export class UsageLedger {
       object: 'usage',
       from: new Date(from).toISOString(),
       to: new Date(to).toISOString(),
-      baseline: this.#baseline ?? null,
+      baseline: this.baseline ?? null,
       totals: rounded(totals),
       byModel: [...byModel.values()].sort(byCost).map((m) => ({ ...m, ...rounded(m) })),
       byClient: [...byClient.values()].sort(byCost).map((c) => ({ ...c, ...rounded(c) })),
