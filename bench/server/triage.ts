@@ -11,12 +11,17 @@ import { reportToParent } from './child.js';
 const [upstreamPort, level = 'info'] = process.argv.slice(2);
 const config = parseServerConfig({
   server: { log: { level } },
-  providers: { fake: { baseUrl: `http://127.0.0.1:${upstreamPort}/v1` } },
+  providers: {
+    fake: { baseUrl: `http://127.0.0.1:${upstreamPort}/v1` },
+    // The same fake upstream as an Anthropic one: chat requests to `claude-small` are translated
+    // to Messages, and its stream back to chat-completion chunks (the translation phase).
+    claude: { baseUrl: `http://127.0.0.1:${upstreamPort}/v1`, api: 'anthropic' },
+  },
   tiers: {
     SIMPLE: ['fake/small'],
     MEDIUM: ['fake/mid'],
     COMPLEX: ['fake/large'],
-    REASONING: ['fake/thinker'],
+    REASONING: ['fake/thinker', 'claude/claude-small'],
   },
 });
 const server = createTriageServer({ config });
