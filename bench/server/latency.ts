@@ -440,6 +440,68 @@ function print(row: Row): void {
   );
 }
 
+/** What translating a streamed Anthropic answer into chat-completion chunks adds. */
+interface TranslationRow {
+  readonly rate: number;
+  readonly samples: number;
+  /** Whole streams (to the last byte) passed through from an OpenAI-compatible upstream. */
+  readonly passThrough: Quantiles;
+  /** The same streams from an Anthropic upstream, translated event by event. */
+  readonly translated: Quantiles;
+  readonly added: Quantiles;
+  readonly errors: number;
+}
+
+/**
+ * Streams through triage, in one phase on one clock: to `small` (an OpenAI-compatible upstream,
+ * passed through byte for byte) and to `claude-small` (the same fake upstream as an Anthropic
+ * one: the request translated to Messages, the stream translated back to chat-completion chunks),
+ * each measured to its last byte. Both are configured model ids, so routing is the same.
+ */
+async function measureTranslation(pool: Pool, options: Options): Promise<TranslationRow> {
+  const lanes = [
+    { pool, body: requestBody('small', true) },
+    { pool, body: requestBody('claude-small', true) },
+  ];
+  await runPhase(lanes, options.streamRate, 1, false);
+  const through: number[] = [];
+  const translated: number[] = [];
+  let errors = 0;
+  for (let round = 0; round < options.rounds; round++) {
+    const [a, b] = (await runPhase(lanes, options.streamRate, options.seconds, false)) as [
+      Phase,
+      Phase,
+    ];
+    through.push(...a.latencies);
+    translated.push(...b.latencies);
+    errors += a.errors + b.errors;
+  }
+  const passThrough = percentiles(through);
+  const translatedQ = percentiles(translated);
+  return {
+    rate: options.streamRate,
+    samples: translated.length,
+    passThrough,
+    translated: translatedQ,
+    added: {
+      p50: translatedQ.p50 - passThrough.p50,
+      p99: translatedQ.p99 - passThrough.p99,
+    },
+    errors,
+  };
+}
+
+function printTranslation(row: TranslationRow): void {
+  const f = (ms: number) => `${ms.toFixed(3)} ms`;
+  const q = (x: Quantiles) => `p50 ${f(x.p50)} p99 ${f(x.p99)}`;
+  process.stdout.write(
+    `stream translated from Anthropic at ${row.rate} req/s per path (n=${row.samples} per path, ` +
+      `errors ${row.errors}, to the last byte)\n` +
+      `  pass-through ${q(row.passThrough)}\n` +
+      `  translated   ${q(row.translated)}   added ${q(row.added)}\n`,
+  );
+}
+
 /** Pins process `pid` (every thread) to `cpus` (a taskset list); false when that fails. */
 function pin(pid: number, cpus: string): boolean {
   try {
@@ -503,6 +565,7 @@ async function main(): Promise<void> {
   const fake = usageOf(upstream.child);
   const rows: Row[] = [];
   let consoleRow: ConsoleRow | undefined;
+  const translations: TranslationRow[] = [];
   let throughput: ThroughputRow[] = [];
   try {
     for (const rate of options.latency ? options.rates : []) {
@@ -528,6 +591,11 @@ async function main(): Promise<void> {
       };
       consoleRow = await measureConsole(targetsFor(false).triage, off, options.rates[0]!, options);
       if (!options.json) printConsole(consoleRow);
+    }
+    if (options.latency) {
+      const translation = await measureTranslation(pools.triage, options);
+      translations.push(translation);
+      if (!options.json) printTranslation(translation);
     }
     if (options.workers.length > 0) {
       throughput = await measureThroughput(
@@ -556,7 +624,7 @@ async function main(): Promise<void> {
   }
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ layout, results: rows, console: consoleRow, throughput }, null, 2)}\n`,
+      `${JSON.stringify({ layout, results: rows, console: consoleRow, translations, throughput }, null, 2)}\n`,
     );
   }
 }

@@ -15,12 +15,17 @@ const config = parseServerConfig({
   // The web console is on by default (its recorder writes every request); `console-off` turns it
   // off, for the phase that measures what it costs when no page is open.
   ...(consoleMode === 'console-off' ? { console: { enabled: false } } : {}),
-  providers: { fake: { baseUrl: `http://127.0.0.1:${upstreamPort}/v1` } },
+  providers: {
+    fake: { baseUrl: `http://127.0.0.1:${upstreamPort}/v1` },
+    // The same fake upstream as an Anthropic one: chat requests to `claude-small` are translated
+    // to Messages, and its stream back to chat-completion chunks (the translation phase).
+    claude: { baseUrl: `http://127.0.0.1:${upstreamPort}/v1`, api: 'anthropic' },
+  },
   tiers: {
     SIMPLE: ['fake/small'],
     MEDIUM: ['fake/mid'],
     COMPLEX: ['fake/large'],
-    REASONING: ['fake/thinker'],
+    REASONING: ['fake/thinker', 'claude/claude-small'],
   },
 });
 const server = createTriageServer({ config });

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FakeRequest } from '../../src/testing/fake-types.js';
+import { anthropicWire } from '../../src/testing/wire-anthropic.js';
 import { openAiWire } from '../../src/testing/wire-openai.js';
 import { estimateTokens } from '../../src/testing/wire-shared.js';
 import { reportToParent } from './child.js';
@@ -16,8 +17,8 @@ import { reportToParent } from './child.js';
  */
 const TEXT = 'A short answer of about a dozen words, as a small model would give.';
 
-/** The answer to a request, `stream` or not, in the OpenAI wire format. */
-function encoded(stream: boolean): readonly Buffer[] {
+/** The answer to a request, `stream` or not, in the OpenAI (or the Anthropic) wire format. */
+function encoded(stream: boolean, wire = openAiWire): readonly Buffer[] {
   const request: FakeRequest = {
     seq: 0,
     method: 'POST',
@@ -33,12 +34,14 @@ function encoded(stream: boolean): readonly Buffer[] {
     outcome: 'pending',
   };
   const usage = { inputTokens: 60, outputTokens: estimateTokens(TEXT) };
-  const body = openAiWire.encode({ request, model: 'small', text: TEXT, isJson: false, usage });
+  const body = wire.encode({ request, model: 'small', text: TEXT, isJson: false, usage });
   return body.pieces.map((piece) => Buffer.from(piece));
 }
 
 const completion = encoded(false)[0] as Buffer;
 const events = encoded(true);
+/** The same answer as an Anthropic Messages stream (`/v1/messages`), for the translation phase. */
+const anthropicEvents = encoded(true, anthropicWire);
 
 /** Whether the request body asks for a stream (the bodies the harness sends are compact JSON). */
 const STREAM = Buffer.from('"stream":true');
@@ -49,7 +52,7 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     if (Buffer.concat(chunks).includes(STREAM)) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const event of events) res.write(event);
+      for (const event of req.url === '/v1/messages' ? anthropicEvents : events) res.write(event);
       res.end();
     } else {
       res.writeHead(200, {

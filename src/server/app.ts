@@ -9,7 +9,9 @@ import type { DestinationStream, Logger } from 'pino';
 import type { InjectionConfigInput } from '../injection/config.js';
 import type { ConfiguredProvider } from '../llm/config.js';
 import { type SwitchableProvider, withModelSwitch } from '../llm/model-switch.js';
+import { MemoryCounterStore } from '../state/memory-counter-store.js';
 import { createTriage, type Triage } from '../triage.js';
+import { Accounting } from './accounting.js';
 import { AdminAccess } from './admin-access.js';
 import { registerAdmin } from './admin-endpoint.js';
 import { ClientKeys } from './auth.js';
@@ -31,12 +33,16 @@ import type { TierRouterPort } from './decide.js';
 import { errorBody, errorTypeOf, HttpError } from './errors.js';
 import { OpenExchanges, shuttingDownBody } from './exchange.js';
 import { exposureWarning } from './exposure.js';
+import { registerForwarded } from './forward-endpoint.js';
 import { InjectionScreen } from './injection-screen.js';
 import { llmCheckStatus, serverLlm } from './llm-check.js';
 import { createLogger } from './logging.js';
+import { registerMessages } from './messages-endpoint.js';
 import { ServerMetrics } from './metrics.js';
 import { protocolErrorHandler } from './protocol-errors.js';
+import { registerResponses } from './responses-endpoint.js';
 import { registerRoute } from './route-endpoint.js';
+import { declaredRoutes, RouteTable } from './route-table.js';
 import { registerRouterCommand } from './router-command.js';
 import { Router } from './routing.js';
 import { Secrets } from './secrets.js';
@@ -44,6 +50,7 @@ import type { ServerContext } from './server-context.js';
 import { registerService } from './service-endpoints.js';
 import { tierRouterPort } from './tier-port.js';
 import { Upstreams } from './upstreams.js';
+import { registerUsage } from './usage-endpoint.js';
 
 /** What {@link createTriageServer} needs. */
 export interface TriageServerOptions {
@@ -71,9 +78,17 @@ export interface TriageServer {
   readonly metrics: ServerMetrics;
   readonly logger: Logger;
   /** The LLM the checks ask when a local classifier is unsure (`llm` in the configuration). */
-  readonly llm?: ConfiguredProvider;
+  readonly llm: ConfiguredProvider | undefined;
   /** The tier classifier's model, switched at run time (`/router classifier`, the admin API). */
   readonly classifier: ClassifierSwitch;
+  /**
+   * Replaces the configuration without a restart: requests that arrive from now on use `next`;
+   * requests in flight finish on the one they started with. `next` must be validated
+   * ({@link parseServerConfig}). The `server` section (listening, limits on requests, client
+   * keys, logs) is read at start only: returns the paths of its fields that changed and need a
+   * restart (empty when none).
+   */
+  reload(next: ServerConfig): string[];
   /**
    * Starts listening (on the configured host and port unless given); resolves to the base URL.
    * `backlog` is the queue of connections not yet accepted (default 511; the kernel caps it,
@@ -116,37 +131,40 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   });
   const { logger } = logs;
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
-  const catalog = new Catalog(config);
-  const upstreams = new Upstreams(config, env, secrets);
-  const built = serverLlm(config, env, logger);
-  const llm = built?.provider;
-  const withTier = options.tiers === undefined;
-  // The tier check asks through a switch, so that its model can change at run time.
-  const classifierLlm = llm && withTier ? withModelSwitch(llm) : undefined;
-  const triage = triageOf(config, withTier, llm, classifierLlm);
-  const tiers = options.tiers ?? tierRouterPort(triage);
   const exchanges = new OpenExchanges();
-  let closing = false;
-  const ctx: ServerContext = {
-    exchanges,
+  const keys = new ClientKeys(clientKeys(config, env));
+  const accounting = new Accounting(
     config,
+    metrics.registry,
+    new MemoryCounterStore(),
+    keys.enabled,
+    (err) => logger.error({ err }, 'counting a spend failed'),
+  );
+  let closing = false;
+  const shared: Shared = {
+    env,
     logger,
     metrics,
-    catalog,
-    upstreams,
-    tiers,
-    router: new Router(catalog, tiers, config.server.unknownModel),
-    triage,
-    injection: new InjectionScreen(config.injection, triage),
-    llmCheck: llmCheckStatus(triage, built, metrics),
-    classifier: new ClassifierSwitch(
-      classifierLlm,
-      classifierOffReason(config.llm !== undefined && withTier, built?.disabled ?? null),
-      logger,
-    ),
+    exchanges,
+    accounting,
+    tiers: options.tiers,
+    // The server section (admin keys, the console) is read at start only, like the rest of it.
     admin: new AdminAccess(adminKeys(config, env), config.server.admin.allowLoopback),
     recorder: consoleRecorder(config.console),
   };
+  let generation = buildGeneration(config, shared);
+  const ctx = generation.ctx;
+  const routesOf = (current: ServerContext) =>
+    declaredRoutes((target) => {
+      registerChat(target, current);
+      registerMessages(target, current);
+      registerResponses(target, current);
+      registerForwarded(target, current);
+      registerUsage(target, current);
+      registerRoute(target, current);
+      registerService(target, current, options.metricsText);
+    });
+  const table = new RouteTable();
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -179,22 +197,39 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   app.addContentTypeParser('*', (request, payload, done) => {
     readJsonBody(request.headers, payload, bodies, done);
   });
-  const keys = new ClientKeys(clientKeys(config, env));
   guard(app, ctx, keys);
-  registerRouterCommand(app, ctx);
-  registerAdmin(app, ctx);
-  registerChat(app, ctx);
-  registerRoute(app, ctx);
-  registerService(app, ctx, options.metricsText);
-  registerConsole(app, ctx, { keysEnabled: keys.enabled, section: config.console });
+  // Routes registered once, outside the table that a reload swaps: they read the context of the
+  // generation current when a request arrives.
+  const current = currentContext(() => generation.ctx);
+  registerRouterCommand(app, current);
+  registerAdmin(app, current);
+  registerConsole(app, current, { keysEnabled: keys.enabled, section: config.console });
+  table.install(app, routesOf(ctx));
 
   return {
     app,
-    config,
+    get config() {
+      return generation.ctx.config;
+    },
     metrics,
     logger,
-    ...(llm ? { llm } : {}),
-    classifier: ctx.classifier,
+    get llm() {
+      return generation.llm;
+    },
+    get classifier() {
+      return generation.ctx.classifier;
+    },
+    reload(next) {
+      const restart = restartOnlyChanges(generation.ctx.config, next);
+      const built = buildGeneration(next, shared);
+      accounting.configure(next);
+      table.swap(routesOf(built.ctx));
+      const old = generation;
+      generation = built;
+      // Requests in flight keep the old upstreams until they finish; then their pools close.
+      void old.retire().catch((err: unknown) => logger.error({ err }, 'closing old upstreams'));
+      return restart;
+    },
     async listen(at = {}) {
       await app.listen({
         host: at.host ?? config.server.host,
@@ -217,7 +252,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       }, graceMs);
       await app.close();
       clearTimeout(force);
-      await Promise.all([upstreams.close(), llm?.close()]);
+      await generation.retire();
       await logs.close();
     },
   };
@@ -268,6 +303,80 @@ function triageOf(
     },
     context: contextConfig ?? false,
   }) as Triage;
+}
+
+/** What every generation of the server's configuration shares. */
+interface Shared {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+  readonly metrics: ServerMetrics;
+  readonly exchanges: OpenExchanges;
+  readonly accounting: Accounting;
+  /** A tier router brought by the caller, kept across reloads. */
+  readonly tiers: TierRouterPort | undefined;
+  /** Who may change the server at run time. */
+  readonly admin: AdminAccess;
+  /** What the console's live view reads (absent when the console is off). */
+  readonly recorder: ReturnType<typeof consoleRecorder>;
+}
+
+/** What one configuration builds: the handlers' context, and what to close when it is replaced. */
+interface Generation {
+  readonly ctx: ServerContext;
+  readonly llm: ConfiguredProvider | undefined;
+  /** Closes its upstream pools (after their requests in flight) and its LLM. */
+  retire(): Promise<void>;
+}
+
+function buildGeneration(config: ServerConfig, shared: Shared): Generation {
+  const secrets = new Secrets(knownKeys(config, shared.env));
+  const catalog = new Catalog(config);
+  const upstreams = new Upstreams(config, shared.env, secrets);
+  const built = serverLlm(config, shared.env, shared.logger);
+  const llm = built?.provider;
+  const withTier = shared.tiers === undefined;
+  // The tier check asks through a switch, so that its model can change at run time.
+  const classifierLlm = llm && withTier ? withModelSwitch(llm) : undefined;
+  const triage = triageOf(config, withTier, llm, classifierLlm);
+  const tiers = shared.tiers ?? tierRouterPort(triage);
+  const ctx: ServerContext = {
+    exchanges: shared.exchanges,
+    config,
+    logger: shared.logger,
+    metrics: shared.metrics,
+    catalog,
+    upstreams,
+    tiers,
+    router: new Router(catalog, tiers, config.server.unknownModel),
+    triage,
+    injection: new InjectionScreen(config.injection, triage),
+    llmCheck: llmCheckStatus(triage, built, shared.metrics),
+    classifier: new ClassifierSwitch(
+      classifierLlm,
+      classifierOffReason(config.llm !== undefined && withTier, built?.disabled ?? null),
+      shared.logger,
+    ),
+    admin: shared.admin,
+    ...(shared.recorder ? { recorder: shared.recorder } : {}),
+    accounting: shared.accounting,
+  };
+  return {
+    ctx,
+    llm,
+    async retire() {
+      await Promise.all([upstreams.close(), llm?.close()]);
+    },
+  };
+}
+
+/** The fields of the `server` section that differ between two configurations. */
+function restartOnlyChanges(running: ServerConfig, next: ServerConfig): string[] {
+  const before = running.server as Record<string, unknown>;
+  const after = next.server as Record<string, unknown>;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys]
+    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .map((key) => `/server/${key}`);
 }
 
 /**
@@ -329,4 +438,15 @@ function toHttpError(error: FastifyError | HttpError): HttpError {
     return new HttpError(status, 'bad_request', error.message, { type: errorTypeOf(status) });
   }
   return new HttpError(500, 'internal', 'internal error');
+}
+
+/**
+ * A context whose every field is read from the generation current at the time of reading: for
+ * the routes registered once (the chat command, the admin API, the console), so that after a
+ * reload they act on the new configuration, as the swapped routes do.
+ */
+function currentContext(current: () => ServerContext): ServerContext {
+  return new Proxy({} as ServerContext, {
+    get: (_target, field) => current()[field as keyof ServerContext],
+  });
 }

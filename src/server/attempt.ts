@@ -4,6 +4,7 @@ import type { Target } from './catalog.js';
 import { errorBody } from './errors.js';
 import { type CancellableAttempt, type Exchange, sendShuttingDown } from './exchange.js';
 import { passUpstreamHeaders } from './headers.js';
+import type { AnswerRelay } from './protocols/relay.js';
 import { EventFramer, firstDataEvent, isEventStream, sseErrorEvent } from './sse.js';
 import {
   describeCause,
@@ -114,12 +115,13 @@ export function attempt(
   body: Buffer,
   headers: OutgoingHttpHeaders,
   deadline: AttemptDeadline,
+  relay?: AnswerRelay,
 ): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
-    const call = new UpstreamCall(exchange, upstream, target, headers, deadline, resolve);
+    const call = new UpstreamCall(exchange, upstream, target, headers, deadline, resolve, relay);
     upstream.pool.dispatch(
       {
-        path: upstream.path,
+        path: relay?.path ?? upstream.path,
         method: 'POST',
         headers: upstream.headers,
         body,
@@ -140,7 +142,8 @@ export function attempt(
  * it can still fall back; keep-alive comments before it are dropped and do not count as a first
  * byte), then passed through byte for byte, with backpressure. Partial events are held back, so
  * that an error event after a broken stream is never glued to half an event. Keys the upstream
- * echoes are redacted from whatever is relayed.
+ * echoes are redacted from whatever is relayed. A `relay`, when given, reads the answer's usage
+ * and may translate it into the client's wire format (complete events at a time).
  */
 class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
   readonly #exchange: Exchange;
@@ -150,6 +153,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
   readonly #headers: OutgoingHttpHeaders;
   readonly #deadline: AttemptDeadline;
   readonly #resolve: (outcome: AttemptOutcome) => void;
+  readonly #relay: AnswerRelay | undefined;
   readonly #started = performance.now();
   /** The first-byte timer, then (once the stream started) the idle timer. */
   #timer: NodeJS.Timeout;
@@ -177,7 +181,9 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
     headers: OutgoingHttpHeaders,
     deadline: AttemptDeadline,
     resolve: (outcome: AttemptOutcome) => void,
+    relay?: AnswerRelay,
   ) {
+    this.#relay = relay;
     this.#exchange = exchange;
     this.#res = exchange.res;
     this.#upstream = upstream;
@@ -270,7 +276,8 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
       this.#commit();
       if (first > 0) ready = ready.subarray(first);
     }
-    this.#send(controller, this.#upstream.secrets.redactBytes(ready));
+    if (this.#relay) ready = this.#relay.events(ready);
+    if (ready.length > 0) this.#send(controller, this.#upstream.secrets.redactBytes(ready));
   }
 
   onResponseEnd(): void {
@@ -304,10 +311,12 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
         return { kind: 'failed', reason: 'invalid_answer', detail, ms: this.#elapsed() };
       }
       this.#commit();
-      this.#res.end(secrets.redactBytes((rest as Buffer).subarray(first)));
+      const out = this.#relayed((rest as Buffer).subarray(first)) as Buffer;
+      this.#res.end(secrets.redactBytes(out));
       return this.#answer();
     }
-    this.#res.end(rest === undefined ? undefined : secrets.redactBytes(rest));
+    const last = rest === undefined ? this.#relayed(undefined) : this.#relayed(rest);
+    this.#res.end(last === undefined ? undefined : secrets.redactBytes(last));
     return this.#answer();
   }
 
@@ -327,14 +336,12 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
       : error instanceof StoppedAttempt && error.reason === 'timeout'
         ? `${error.message} after the stream started`
         : `the upstream stream broke after it started (${describeCause(error)})`;
+    const said = `${interrupted}; the answer is incomplete`;
+    const code = shutdown ? 'server_shutting_down' : 'upstream_interrupted';
     this.#res.end(
-      sseErrorEvent(
-        errorBody(
-          `${interrupted}; the answer is incomplete`,
-          'server_error',
-          shutdown ? 'server_shutting_down' : 'upstream_interrupted',
-        ),
-      ),
+      this.#relay
+        ? this.#relay.streamError(said, code)
+        : sseErrorEvent(errorBody(said, 'server_error', code)),
     );
     return this.#answer(interrupted, shutdown);
   }
@@ -375,7 +382,11 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
       return { kind: 'failed', reason: 'invalid_answer', detail, ms };
     }
     const out = secrets.redactHeaders(passUpstreamHeaders(this.#responseHeaders, this.#headers));
-    if (status >= 400 && providerMessageOf(payload, true) === undefined) {
+    const relay = this.#relay;
+    if (relay) {
+      payload = status < 300 ? relay.whole(payload) : relay.error(status, payload, this.#target);
+      out['content-type'] = 'application/json';
+    } else if (status >= 400 && providerMessageOf(payload, true) === undefined) {
       // Not an OpenAI-style error body: say so in one, keeping what the upstream said.
       payload = Buffer.from(JSON.stringify(wrapUpstreamError(this.#target, status, payload)));
       out['content-type'] = 'application/json';
@@ -384,6 +395,16 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
     this.#res.writeHead(status, out);
     this.#res.end(payload);
     return { kind: 'answered', status, streamed: false, firstByteMs: ms };
+  }
+
+  /** The end of a stream through the relay: its last events, then what the relay adds. */
+  #relayed(rest: Buffer | undefined): Buffer | undefined {
+    const relay = this.#relay;
+    if (!relay) return rest;
+    const last = rest === undefined ? undefined : relay.events(rest);
+    const tail = relay.end();
+    if (tail === undefined) return last;
+    return last === undefined || last.length === 0 ? tail : Buffer.concat([last, tail]);
   }
 
   #commit(): void {

@@ -34,7 +34,8 @@ export class ClientKeys {
   }
 }
 
-function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+/** The client key a request presents (`Authorization: Bearer`, else `x-api-key`), if any. */
+export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
   const authorization = headers.authorization;
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { chatRequestOf, lastUserText } from './body.js';
+import { lastUserText } from './body.js';
 import { decideChat } from './chat-decision.js';
 import { chatTraffic } from './console-traffic.js';
 import type { ChatRequestBody } from './decide.js';
-import { errorBody } from './errors.js';
+import { HttpError } from './errors.js';
 import { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
 import type { InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';
+import { CHAT_COMPLETIONS } from './protocols/chat-inbound.js';
+import type { InboundProtocol } from './protocols/inbound.js';
 import { type ProxyResult, proxyChat } from './proxy.js';
 import { requestDeadline } from './request-deadline.js';
 import type { Routing } from './routing.js';
@@ -21,24 +23,44 @@ const MAX_LOGGED_PROMPT_CHARS = 2000;
  * targets, and records what happened in the metrics and one log line.
  */
 export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
+  const handler = proxiedHandler(ctx, CHAT_COMPLETIONS);
+  app.post('/v1/chat/completions', handler);
+  app.post('/chat/completions', handler);
+}
+
+/**
+ * The handler of an endpoint whose requests are decided and proxied (chat completions, Anthropic
+ * messages): the request, read in its wire format, is classified as a chat request, then sent
+ * along its targets, each in its upstream's wire format.
+ */
+export function proxiedHandler(
+  ctx: ServerContext,
+  protocol: InboundProtocol,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const { metrics, logger, upstreams } = ctx;
+  const endpoint = protocol.endpoint;
   const { decisionHeaders: withHeaders, deadlineMs } = ctx.config.server;
   const onFailure = metrics.failed.bind(metrics);
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
-    const { body, raw, modelValue } = chatRequestOf(request.body);
+    const inbound = protocol.read(request.body);
+    const body = inbound.chat;
+    const client = ctx.accounting.clientOf(request.headers);
+    const admitted = ctx.accounting.admit(client);
+    if (admitted !== undefined) await admitted;
     const deadline = requestDeadline(request.headers, deadlineMs, started);
     const exchange = new Exchange(reply.raw, ctx.exchanges);
     exchange.deadlineAt = deadline.at;
     const pending = decideChat(ctx, body, exchange, reply);
     const decision = pending instanceof Promise ? await pending : pending;
     if (decision === GONE) return;
-    const { injection, routing, headers: extraHeaders } = decision;
+    const { injection, headers: extraHeaders } = decision;
+    const routing = protocol.serves ? servedBy(ctx, protocol, decision.routing) : decision.routing;
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {
       metrics.decided(routing);
-      metrics.requests.inc({ endpoint: 'chat', tier, model: 'none', status: 503 });
+      metrics.requests.inc({ endpoint, tier, model: 'none', status: 503 });
       const headers = withHeaders ? decisionHeaders(routing, undefined, 0) : {};
       throw noUpstreamError(routing, { ...extraHeaders, ...(headers as Record<string, string>) });
     }
@@ -46,33 +68,65 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     metrics.inFlight.inc();
     let result: ProxyResult | undefined;
     try {
-      result = await proxyChat(exchange, routing, body, raw, {
+      result = await proxyChat(exchange, routing, body, EMPTY, {
         upstreams,
         decisionHeaders: withHeaders,
         onFailure,
         extraHeaders,
-        modelValue,
         deadline,
+        prepare: (target) => inbound.prepare(target, upstreams.get(target.model.provider)),
+        client: protocol.client,
       });
     } catch (error) {
       logger.error({ reqId: request.id, err: error }, 'proxying failed');
       metrics.errors.inc({ kind: 'internal' });
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(500, { 'content-type': 'application/json' });
-        reply.raw.end(JSON.stringify(errorBody('internal error', 'server_error', 'internal')));
+        reply.raw.end(
+          JSON.stringify(protocol.client.errorBody('internal error', 'server_error', 'internal')),
+        );
       } else reply.raw.destroy();
     } finally {
       metrics.inFlight.dec();
     }
-    record(ctx, { id: request.id, body, routing, result, injection, started, exchange });
+    record(ctx, {
+      id: request.id,
+      endpoint,
+      client,
+      body,
+      routing,
+      result,
+      injection,
+      started,
+      exchange,
+    });
   };
-  app.post('/v1/chat/completions', handler);
-  app.post('/chat/completions', handler);
 }
+
+/**
+ * The routing with only the targets whose upstream serves the endpoint; an `HttpError` saying so
+ * when the tier has models but none serves it.
+ */
+function servedBy(ctx: ServerContext, protocol: InboundProtocol, routing: Routing): Routing {
+  const serves = protocol.serves as NonNullable<InboundProtocol['serves']>;
+  const targets = routing.targets.filter((t) => serves(ctx.upstreams.get(t.model.provider)));
+  if (targets.length === routing.targets.length) return routing;
+  if (targets.length === 0 && routing.targets.length > 0) {
+    const providers = [...new Set(routing.targets.map((t) => t.model.provider))];
+    const message = protocol.unserved?.(providers) ?? 'no upstream serves this endpoint';
+    throw new HttpError(400, 'unsupported_endpoint', message);
+  }
+  return { ...routing, targets };
+}
+
+/** The client's bytes are not needed once every attempt is prepared by the protocol. */
+const EMPTY = Buffer.alloc(0);
 
 /** What one chat request came to, for {@link record}. */
 interface ChatOutcome {
   readonly id: string;
+  readonly endpoint: string;
+  readonly client: string;
   readonly body: ChatRequestBody;
   readonly routing: Routing;
   readonly result: ProxyResult | undefined;
@@ -92,13 +146,19 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
   // What the client got when the server shut down; else 499, as nginx records it: the client
   // closed the connection before the answer.
   const status = closedByServer ? chat.exchange.res.statusCode : (result?.status ?? 500);
-  metrics.requests.inc({ endpoint: 'chat', tier, model, status: status === 0 ? 499 : status });
+  metrics.requests.inc({
+    endpoint: chat.endpoint,
+    tier,
+    model,
+    status: status === 0 ? 499 : status,
+  });
   if (closedByServer) metrics.errors.inc({ kind: 'server_shutting_down' });
   const p = ctx.config.server.log.prompts ? lastUserText(chat.body, 500) : undefined;
   ctx.recorder?.record(chatTraffic(routing, result, status, chat.started, injection, p));
   const outcome = result?.outcome;
   const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
   if (outcome?.kind === 'answered') {
+    ctx.accounting.answered({ model, tier, client: chat.client }, result?.usage);
     metrics.upstreamLatency.observe(
       { model, kind: outcome.streamed ? 'stream' : 'json' },
       outcome.firstByteMs / 1000,

@@ -1,5 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { ProviderConfigSchema } from '../llm/config.js';
+import { CostsSectionSchema, LimitsSectionSchema } from './config-costs.js';
+import { ForwardedSectionSchema } from './config-endpoints.js';
 
 /**
  * The schema of the routing server's configuration file (docs/server.md): listening and limits,
@@ -12,12 +14,26 @@ const ENV_NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
 /** Default port of `triage serve`. */
 export const DEFAULT_PORT = 4100;
 
-/** An OpenAI-compatible upstream (OpenAI, vLLM, OpenRouter, Ollama `/v1`, LM Studio, …). */
+/**
+ * An upstream: OpenAI-compatible (OpenAI, vLLM, OpenRouter, Ollama `/v1`, LM Studio, …) or
+ * Anthropic's Messages API.
+ */
 export const UpstreamProviderSchema = Type.Object(
   {
-    /** Base URL of the OpenAI-compatible API, up to and including `/v1`. */
+    /** Base URL of the API, up to and including `/v1`. */
     baseUrl: Type.String({ pattern: '^https?://[^\\s]+$' }),
-    /** The environment variable holding the API key, sent as `Authorization: Bearer`. */
+    /**
+     * The wire format the upstream speaks: `openai` (chat completions at `<baseUrl>/chat/completions`)
+     * or `anthropic` (Messages at `<baseUrl>/messages`). Requests in the other format are
+     * translated, both ways.
+     */
+    api: Type.Union([Type.Literal('openai'), Type.Literal('anthropic')], { default: 'openai' }),
+    /** Whether the upstream serves OpenAI's Responses API (`<baseUrl>/responses`). */
+    responses: Type.Boolean({ default: false }),
+    /**
+     * The environment variable holding the API key, sent as `Authorization: Bearer` (as
+     * `x-api-key` to an `anthropic` upstream).
+     */
     apiKeyEnv: Type.Optional(Type.String({ pattern: ENV_NAME })),
     /** Extra request headers, not secrets (e.g. OpenRouter's `HTTP-Referer`). */
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -225,6 +241,12 @@ export const ServerConfigSchema = Type.Object(
     context: Type.Optional(Type.Unknown()),
     injection: InjectionSectionSchema,
     console: ConsoleSectionSchema,
+    /** Prices per model and the baseline savings are measured against. */
+    costs: CostsSectionSchema,
+    /** Rate limits and budgets per client key. */
+    limits: LimitsSectionSchema,
+    /** The models `/v1/embeddings` and `/v1/completions` forward to (no tier routing). */
+    forward: ForwardedSectionSchema,
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,8 @@ import { InjectionGuardConfigSchema } from '../injection/guard.js';
 import { compileForcedModels } from '../tier/forced.js';
 import { type TierOptions, type TierOptionsInput, tierOptions } from '../tier/options.js';
 import { TIERS, type Tier } from '../tier/tiers.js';
+import { costIssues } from './config-costs.js';
+import { forwardedIssues } from './config-endpoints.js';
 import { type ServerConfig, ServerConfigSchema } from './config-schema.js';
 
 /**
@@ -118,6 +120,7 @@ export function parseServerConfig(
   }
   // An unset key variable of the `llm` section is not an error: the server starts with the LLM
   // check off and says so (server/llm-check.ts). An upstream's is: no request could reach it.
+  issues.push(...costIssues(config.costs), ...forwardedIssues(config));
   issues.push(...nestedIssues('/context', () => contextConfigOf(config)));
   issues.push(
     ...nestedIssues('/injection/detector', () =>

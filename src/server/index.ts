@@ -19,4 +19,12 @@ export type {
 } from './decide.js';
 export { errorBody, HttpError, type OpenAiErrorBody } from './errors.js';
 export { ServerMetrics } from './metrics.js';
+export type { Usage } from './protocols/usage.js';
+export {
+  type ConfigWatchOptions,
+  type ReloadOutcome,
+  reloadFrom,
+  watchConfig,
+} from './reload.js';
 export type { RouteSource, Routing, UnknownModelPolicy } from './routing.js';
+export type { UsageSummary, UsageTotals } from './usage-ledger.js';

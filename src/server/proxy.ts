@@ -12,6 +12,9 @@ import type { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
 import type { ByteSpan } from './json-scan.js';
 import { withModel } from './model-field.js';
+import type { ClientProtocol } from './protocols/client-protocol.js';
+import type { AnswerRelay } from './protocols/relay.js';
+import type { Usage } from './protocols/usage.js';
 import type { RequestDeadline } from './request-deadline.js';
 import type { Routing } from './routing.js';
 import type { Upstreams } from './upstreams.js';
@@ -33,6 +36,14 @@ export interface ProxyResult {
   readonly failures: readonly { readonly target: Target; readonly failure: AttemptFailure }[];
   /** The status sent to the client (0 when the client went away first). */
   readonly status: number;
+  /** The tokens the answer reported, when it did. */
+  readonly usage?: Usage;
+}
+
+/** What one attempt sends: the body for the target's upstream, and the relay of its answer. */
+export interface PreparedAttempt {
+  readonly body: Buffer;
+  readonly relay?: AnswerRelay;
 }
 
 /** Called after each failed attempt, for metrics and logs. */
@@ -49,6 +60,13 @@ export interface ProxyOptions {
   readonly modelValue?: ByteSpan | null;
   /** The request's deadline; none: each model's timeout alone. */
   readonly deadline?: RequestDeadline;
+  /**
+   * What to send to each target (the body in its upstream's wire format, and the relay of its
+   * answer); default: the client's bytes with `model` rewritten, the answer passed through.
+   */
+  readonly prepare?: (target: Target) => PreparedAttempt;
+  /** The client's wire format, for the errors the proxy writes itself. Default OpenAI's. */
+  readonly client?: ClientProtocol;
 }
 
 /** How a chain of attempts ended without an answer. */
@@ -89,16 +107,25 @@ export async function proxyChat(
     const headers: OutgoingHttpHeaders = options.decisionHeaders
       ? { ...options.extraHeaders, ...decisionHeaders(routing, target.model.id, failures.length) }
       : { ...options.extraHeaders };
+    const prepared = options.prepare?.(target);
     last = await attempt(
       exchange,
       options.upstreams.get(target.model.provider),
       target,
-      bodyFor(body, raw, target, options.modelValue),
+      prepared?.body ?? bodyFor(body, raw, target, options.modelValue),
       headers,
       limit,
+      prepared?.relay,
     );
     if (last.kind === 'answered') {
-      return { outcome: last, answeredBy: target, failures, status: last.status };
+      const usage = prepared?.relay?.usage;
+      return {
+        outcome: last,
+        answeredBy: target,
+        failures,
+        status: last.status,
+        ...(usage ? { usage } : {}),
+      };
     }
     if (last.kind === 'aborted' || last.kind === 'closed') break;
     failures.push({ target, failure: last });
@@ -198,12 +225,10 @@ function sendAllFailed(
       ? `the model named in the request (${String(body.model)}) did not answer; a model named ` +
         'this way is not replaced by another tier'
       : `no upstream model answered tier ${routing.decision.tier} or its fallbacks`;
+  const message = `${what}: ${listed.join('; ')}`;
+  const type = status === 429 ? 'rate_limit_error' : 'server_error';
   const text = JSON.stringify(
-    errorBody(
-      `${what}: ${listed.join('; ')}`,
-      status === 429 ? 'rate_limit_error' : 'server_error',
-      code,
-    ),
+    options.client ? options.client.errorBody(message, type, code) : errorBody(message, type, code),
   );
   const headers: OutgoingHttpHeaders = {
     ...options.extraHeaders,

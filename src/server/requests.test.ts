@@ -86,7 +86,7 @@ describe('bad requests', () => {
   });
 
   it('answers 404 in OpenAI style for an unknown route', async () => {
-    const res = await request(`${h.url}/v1/embeddings`, { method: 'POST', body: '{}' });
+    const res = await request(`${h.url}/v1/audio/speech`, { method: 'POST', body: '{}' });
     expect(res.statusCode).toBe(404);
     expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe(
       'unknown_route',

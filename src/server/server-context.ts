@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ContextDecision } from '../context/router.js';
 import type { Triage } from '../triage.js';
 import type { TriageRequest } from '../triage-request.js';
+import type { Accounting } from './accounting.js';
 import type { AdminAccess } from './admin-access.js';
 import type { Catalog } from './catalog.js';
 import type { ClassifierSwitch } from './classifier-switch.js';
@@ -39,6 +40,8 @@ export interface ServerContext {
   readonly exchanges: OpenExchanges;
   /** What the console's live view reads (absent when the console is off). */
   readonly recorder?: TrafficRecorder;
+  /** Client labels, limits, costs and usage. */
+  readonly accounting: Accounting;
 }
 
 /**

@@ -9,6 +9,12 @@ export interface Upstream {
   readonly pool: Pool;
   /** Path of the chat-completions endpoint, e.g. `/v1/chat/completions`. */
   readonly path: string;
+  /** The base URL's path without its trailing slash (e.g. `/v1`): other endpoints hang off it. */
+  readonly basePath: string;
+  /** The wire format it speaks. */
+  readonly api: 'openai' | 'anthropic';
+  /** Whether it serves the Responses API. */
+  readonly responses: boolean;
   /** Headers sent with every request: content type, authorization, configured extras. */
   readonly headers: Readonly<Record<string, string>>;
   /** Longest silence once a streamed answer has started. */
@@ -38,7 +44,11 @@ export class Upstreams {
         'content-type': 'application/json',
       };
       const key = provider.apiKeyEnv === undefined ? undefined : env[provider.apiKeyEnv];
-      if (key) headers.authorization = `Bearer ${key}`;
+      if (provider.api === 'anthropic') {
+        headers['anthropic-version'] ??= ANTHROPIC_VERSION;
+        if (key) headers['x-api-key'] = key;
+      } else if (key) headers.authorization = `Bearer ${key}`;
+      const basePath = url.pathname.replace(/\/+$/, '');
       const pool = new Pool(url.origin, {
         ...(provider.maxConnections === undefined ? {} : { connections: provider.maxConnections }),
         connect: { timeout: provider.connectTimeoutMs },
@@ -51,7 +61,10 @@ export class Upstreams {
       this.#byName.set(name, {
         name,
         pool,
-        path: `${url.pathname.replace(/\/+$/, '')}/chat/completions`,
+        path: `${basePath}${provider.api === 'anthropic' ? '/messages' : '/chat/completions'}`,
+        basePath,
+        api: provider.api,
+        responses: provider.responses,
         headers,
         idleTimeoutMs: provider.idleTimeoutMs,
         responseLimitBytes: config.server.responseLimitBytes,
@@ -77,6 +90,9 @@ export class Upstreams {
     await Promise.all([...this.#byName.values()].map((u) => u.pool.destroy()));
   }
 }
+
+/** The Messages API version sent to Anthropic upstreams unless a configured header says another. */
+const ANTHROPIC_VERSION = '2023-06-01';
 
 /** How much later than the proxy's own timers undici's fire. */
 const BACKSTOP_MS = 5_000;

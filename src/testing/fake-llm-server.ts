@@ -255,7 +255,7 @@ export class FakeLlmServer {
     let response: PreparedResponse;
     if (!format) {
       behaviour = {};
-      response = this.#otherRoute(req.method ?? 'GET', path);
+      response = this.#otherRoute(req.method ?? 'GET', path, body);
     } else if (bodyError) {
       behaviour = {};
       response = errorResponse(wire, bodyError === 'request body too large' ? 413 : 400, {
@@ -280,7 +280,7 @@ export class FakeLlmServer {
     }
   }
 
-  #otherRoute(method: string, path: string): PreparedResponse {
+  #otherRoute(method: string, path: string, body: unknown): PreparedResponse {
     if (method === 'GET' && (path === '/v1/models' || path === '/models')) {
       return json(200, {
         object: 'list',
@@ -291,6 +291,17 @@ export class FakeLlmServer {
           owned_by: 'fake',
         })),
       });
+    }
+    if (method === 'POST' && OPENAI_EXTRAS[path] !== undefined) {
+      return (OPENAI_EXTRAS[path] as (body: unknown) => PreparedResponse)(body);
+    }
+    if (method === 'POST' && path === '/v1/messages/count_tokens') {
+      // Anthropic's token counting, as estimated for usage figures (4 characters a token).
+      const chat = anthropicWire.parse(body);
+      const text = [chat.system ?? '', ...chat.messages.map((m) => m.content)]
+        .filter((part) => part.length > 0)
+        .join('\n');
+      return json(200, { input_tokens: estimateTokens(text) });
     }
     if (method === 'GET' && path === '/api/tags') {
       return json(200, {
@@ -323,6 +334,95 @@ export function byModel(
     return typeof chosen === 'function' ? chosen(request) : chosen;
   };
 }
+
+/** The text of `input` (a string, or strings) of embeddings, completions and responses. */
+function inputText(body: unknown): string[] {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const input = b.input ?? b.prompt;
+  if (typeof input === 'string') return [input];
+  if (Array.isArray(input))
+    return input.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
+  return [];
+}
+
+function modelOf(body: unknown): string {
+  const model = (body as { model?: unknown } | undefined)?.model;
+  return typeof model === 'string' ? model : 'fake-model';
+}
+
+/**
+ * OpenAI's other endpoints, with fixed answers: embeddings (4 numbers per input, from its
+ * length), legacy completions (`ok`) and the Responses API (`ok`, JSON or a short event stream).
+ */
+const OPENAI_EXTRAS: Readonly<Record<string, (body: unknown) => PreparedResponse>> = {
+  '/v1/embeddings': (body) => {
+    const inputs = inputText(body);
+    const tokens = estimateTokens(inputs.join(''));
+    return json(200, {
+      object: 'list',
+      data: inputs.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: [text.length, index, 0.5, -0.5],
+      })),
+      model: modelOf(body),
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  },
+  '/v1/completions': (body) => {
+    const tokens = estimateTokens(inputText(body).join(''));
+    return json(200, {
+      id: 'cmpl-fake',
+      object: 'text_completion',
+      created: FAKE_CREATED,
+      model: modelOf(body),
+      choices: [{ text: 'ok', index: 0, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: tokens, completion_tokens: 1, total_tokens: tokens + 1 },
+    });
+  },
+  '/v1/responses': (body) => {
+    const tokens = estimateTokens(inputText(body).join(''));
+    const response = {
+      id: 'resp_fake',
+      object: 'response',
+      created_at: FAKE_CREATED,
+      status: 'completed',
+      model: modelOf(body),
+      output: [
+        {
+          type: 'message',
+          id: 'msg_fake',
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'ok', annotations: [] }],
+        },
+      ],
+      usage: { input_tokens: tokens, output_tokens: 1, total_tokens: tokens + 1 },
+    };
+    if ((body as { stream?: unknown } | undefined)?.stream !== true) return json(200, response);
+    const event = (value: { type: string }) =>
+      `event: ${value.type}\ndata: ${JSON.stringify(value)}\n\n`;
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream; charset=utf-8' },
+      pieces: [
+        event({
+          type: 'response.created',
+          response: { ...response, status: 'in_progress', output: [], usage: null },
+        } as { type: string }),
+        event({
+          type: 'response.output_text.delta',
+          item_id: 'msg_fake',
+          output_index: 0,
+          content_index: 0,
+          delta: 'ok',
+        } as { type: string }),
+        event({ type: 'response.completed', response } as { type: string }),
+      ],
+      streamed: true,
+    };
+  },
+};
 
 function toHandler(behaviour: FakeBehaviour | FakeHandler): FakeHandler {
   return typeof behaviour === 'function' ? behaviour : () => behaviour;

@@ -21,18 +21,23 @@ export const openAiWire: WireFormatEncoder = {
       format?.type === 'json_schema' && isRecord(format.json_schema)
         ? format.json_schema.schema
         : undefined;
+    const forced = forcedFunction(b);
     return {
       ...(typeof b.model === 'string' ? { model: b.model } : {}),
       ...(system === undefined ? {} : { system }),
       messages,
       stream: b.stream === true,
       ...(isRecord(jsonSchema) ? { schema: jsonSchema as JsonSchema } : {}),
+      ...(forced ? { schema: forced.schema, toolName: forced.name } : {}),
     };
   },
 
   encode(reply: ReplyContent): EncodedBody {
     const id = `chatcmpl-fake${reply.request.seq}`;
-    const finish = reply.finishReason ?? 'stop';
+    const toolName = reply.request.toolName;
+    const useTool = reply.isJson && toolName !== undefined;
+    const callId = `call_fake${reply.request.seq}`;
+    const finish = reply.finishReason ?? (useTool ? 'tool_calls' : 'stop');
     const usage = {
       prompt_tokens: reply.usage.inputTokens,
       completion_tokens: reply.usage.outputTokens,
@@ -48,7 +53,20 @@ export const openAiWire: WireFormatEncoder = {
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: reply.text, refusal: null },
+            message: useTool
+              ? {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [
+                    {
+                      id: callId,
+                      type: 'function',
+                      function: { name: toolName, arguments: reply.text },
+                    },
+                  ],
+                  refusal: null,
+                }
+              : { role: 'assistant', content: reply.text, refusal: null },
             logprobs: null,
             finish_reason: finish,
           },
@@ -69,8 +87,36 @@ export const openAiWire: WireFormatEncoder = {
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
         ...(includeUsage ? { usage: null } : {}),
       });
-    const pieces = [chunk({ role: 'assistant', content: '', refusal: null }, null)];
-    for (const delta of streamDeltas(reply.text)) pieces.push(chunk({ content: delta }, null));
+    const pieces = [
+      chunk({ role: 'assistant', content: useTool ? null : '', refusal: null }, null),
+    ];
+    if (useTool) {
+      pieces.push(
+        chunk(
+          {
+            tool_calls: [
+              {
+                index: 0,
+                id: callId,
+                type: 'function',
+                function: { name: toolName, arguments: '' },
+              },
+            ],
+          },
+          null,
+        ),
+      );
+    }
+    for (const delta of streamDeltas(reply.text)) {
+      pieces.push(
+        chunk(
+          useTool
+            ? { tool_calls: [{ index: 0, function: { arguments: delta } }] }
+            : { content: delta },
+          null,
+        ),
+      );
+    }
     pieces.push(chunk({}, finish));
     if (includeUsage) {
       pieces.push(
@@ -95,6 +141,23 @@ export const openAiWire: WireFormatEncoder = {
     });
   },
 };
+
+/** The function a request forces (`tool_choice: { type: 'function', function: { name } }`). */
+function forcedFunction(
+  body: Record<string, unknown>,
+): { name: string; schema: JsonSchema } | undefined {
+  const choice = body.tool_choice;
+  if (!isRecord(choice) || !isRecord(choice.function)) return;
+  const name = choice.function.name;
+  if (typeof name !== 'string' || !Array.isArray(body.tools)) return;
+  for (const tool of body.tools) {
+    if (isRecord(tool) && isRecord(tool.function) && tool.function.name === name) {
+      const parameters = tool.function.parameters;
+      return { name, schema: (isRecord(parameters) ? parameters : {}) as JsonSchema };
+    }
+  }
+  return;
+}
 
 function openAiErrorType(status: number): string {
   if (status === 429) return 'rate_limit_exceeded';

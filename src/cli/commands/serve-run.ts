@@ -3,7 +3,9 @@ import { TriageError } from '../../core/errors.js';
 import { createTriageServer, DEFAULT_CLOSE_GRACE_MS, type TriageServer } from '../../server/app.js';
 import { clientKeys, type ServerConfig } from '../../server/config.js';
 import { exposureWarning } from '../../server/exposure.js';
+import { watchConfig } from '../../server/reload.js';
 import { TIERS } from '../../tier/tiers.js';
+import { loadServerConfig } from './serve-config.js';
 
 /** Where `triage serve` listens: the command line's choices over the configuration's. */
 export interface ListenOptions {
@@ -30,7 +32,12 @@ export async function serveHere(
   );
   const { address } = server.app.server.address() as AddressInfo;
   process.stderr.write(listeningBanner(config, file, url, address));
+  const stopWatching =
+    file === undefined
+      ? undefined
+      : watchConfig({ server, file, load: () => loadServerConfig(file), logger: server.logger });
   await untilSignalled(server);
+  stopWatching?.();
 }
 
 /**

@@ -1,0 +1,120 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { type CostsSection, type Price, priceOf } from './config-costs.js';
+import type { Usage } from './protocols/usage.js';
+
+/**
+ * What answers cost: the tokens each answer reported, priced by the configured table (US dollars
+ * per million tokens), and what the same tokens would have cost on the baseline model. Counted
+ * in Prometheus by model, tier and client; savings are the baseline's cost minus the cost (a
+ * gauge: negative when a request went to a model dearer than the baseline).
+ */
+
+/** One answer's usage and what it cost. */
+export interface CostedUsage {
+  readonly usage: Usage;
+  /** US dollars, at the answering model's price (0 without one). */
+  readonly costUsd: number;
+  /** US dollars at the baseline's price (`undefined` without a baseline). */
+  readonly baselineUsd?: number;
+}
+
+/** Where an answer came from, as costs are labelled. */
+export interface CostLabels {
+  readonly model: string;
+  readonly tier: string;
+  readonly client: string;
+}
+
+/** Prices are per million tokens (a division, not a multiplication by 1e-6: exact for round sums). */
+const TOKENS_PER_PRICE = 1_000_000;
+
+/** The price of `usage` at `price`, in US dollars. */
+export function costOf(usage: Usage, price: Price): number {
+  return (
+    (usage.inputTokens * price.input +
+      usage.cachedInputTokens * (price.cachedInput ?? price.input) +
+      usage.outputTokens * price.output) /
+    TOKENS_PER_PRICE
+  );
+}
+
+function baselineOf(section: CostsSection): Price | undefined {
+  return section.baseline === undefined ? undefined : priceOf(section, section.baseline);
+}
+
+/** Prices answers and counts their tokens and cost. */
+export class Costs {
+  #section: CostsSection;
+  #baseline: Price | undefined;
+  readonly #tokens: Counter<'model' | 'tier' | 'client' | 'kind'>;
+  readonly #cost: Counter<'model' | 'tier' | 'client'>;
+  readonly #baselineCost: Counter<'model' | 'tier' | 'client'>;
+  readonly #savings: Gauge<'model' | 'tier' | 'client'>;
+  readonly #prices = new Map<string, Price | undefined>();
+
+  constructor(section: CostsSection, registry: Registry) {
+    this.#section = section;
+    this.#baseline = baselineOf(section);
+    const labelNames = ['model', 'tier', 'client'] as const;
+    this.#tokens = new Counter({
+      name: 'triage_tokens_total',
+      help: 'Tokens of answers by model, tier, client and kind (input, cached_input, output), as the upstream reported them.',
+      labelNames: [...labelNames, 'kind'] as const,
+      registers: [registry],
+    });
+    this.#cost = new Counter({
+      name: 'triage_cost_usd_total',
+      help: 'What answers cost, in US dollars, at the configured prices, by model, tier and client.',
+      labelNames,
+      registers: [registry],
+    });
+    this.#baselineCost = new Counter({
+      name: 'triage_baseline_cost_usd_total',
+      help: 'What the same tokens would have cost on the baseline model (costs.baseline), in US dollars.',
+      labelNames,
+      registers: [registry],
+    });
+    this.#savings = new Gauge({
+      name: 'triage_savings_usd',
+      help: 'Baseline cost minus cost, in US dollars, by model, tier and client (negative: dearer than the baseline).',
+      labelNames,
+      registers: [registry],
+    });
+  }
+
+  /** Takes new prices and baseline (a reloaded configuration); the counters carry on. */
+  configure(section: CostsSection): void {
+    this.#section = section;
+    this.#baseline = baselineOf(section);
+    this.#prices.clear();
+  }
+
+  /** The baseline model's id, when one is configured. */
+  get baseline(): string | undefined {
+    return this.#section.baseline;
+  }
+
+  /** Prices one answer's usage and counts it. */
+  record(usage: Usage, labels: CostLabels): CostedUsage {
+    const price = this.#priceOf(labels.model);
+    const costUsd = price === undefined ? 0 : costOf(usage, price);
+    this.#tokens.inc({ ...labels, kind: 'input' }, usage.inputTokens);
+    if (usage.cachedInputTokens > 0) {
+      this.#tokens.inc({ ...labels, kind: 'cached_input' }, usage.cachedInputTokens);
+    }
+    this.#tokens.inc({ ...labels, kind: 'output' }, usage.outputTokens);
+    this.#cost.inc(labels, costUsd);
+    if (this.#baseline === undefined) return { usage, costUsd };
+    const baselineUsd = costOf(usage, this.#baseline);
+    this.#baselineCost.inc(labels, baselineUsd);
+    this.#savings.inc(labels, baselineUsd - costUsd);
+    return { usage, costUsd, baselineUsd };
+  }
+
+  #priceOf(model: string): Price | undefined {
+    if (this.#prices.has(model)) return this.#prices.get(model);
+    const price = priceOf(this.#section, model);
+    this.#prices.set(model, price);
+    return price;
+  }
+}
