@@ -12,6 +12,7 @@ import { type SwitchableProvider, withModelSwitch } from '../llm/model-switch.js
 import { createTriage, type Triage } from '../triage.js';
 import { AdminAccess } from './admin-access.js';
 import { registerAdmin } from './admin-endpoint.js';
+import { AgentStage } from './agents/agent-stage.js';
 import { ClientKeys } from './auth.js';
 import { readJsonBody } from './body-reader.js';
 import { Catalog } from './catalog.js';
@@ -142,6 +143,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       logger,
     ),
     admin: new AdminAccess(adminKeys(config, env), config.server.admin.allowLoopback),
+    agents: new AgentStage(config.agents, { llm, triage, registry: metrics.registry }),
   };
 
   const app = Fastify({

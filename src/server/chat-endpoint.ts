@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AgentReport } from './agents/agent-stage.js';
+import { agentLog, forwardedChat } from './agents/chat-agents.js';
 import { chatRequestOf, lastUserText } from './body.js';
 import { decideChat } from './chat-decision.js';
 import type { ChatRequestBody } from './decide.js';
@@ -33,7 +35,11 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     const pending = decideChat(ctx, body, exchange, reply);
     const decision = pending instanceof Promise ? await pending : pending;
     if (decision === GONE) return;
-    const { injection, routing, headers: extraHeaders } = decision;
+    const { injection, routing } = decision;
+    const shaping = forwardedChat(ctx, { body, raw, modelValue }, request.headers, exchange, reply);
+    const sent = shaping instanceof Promise ? await shaping : shaping;
+    if (sent === GONE) return;
+    const extraHeaders = { ...decision.headers, ...sent.headers };
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {
       metrics.decided(routing);
@@ -45,12 +51,12 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     metrics.inFlight.inc();
     let result: ProxyResult | undefined;
     try {
-      result = await proxyChat(exchange, routing, body, raw, {
+      result = await proxyChat(exchange, routing, sent.body, sent.raw, {
         upstreams,
         decisionHeaders: withHeaders,
         onFailure,
         extraHeaders,
-        modelValue,
+        modelValue: sent.modelValue,
         deadline,
       });
     } catch (error) {
@@ -63,7 +69,8 @@ export function registerChat(app: FastifyInstance, ctx: ServerContext): void {
     } finally {
       metrics.inFlight.dec();
     }
-    record(ctx, { id: request.id, body, routing, result, injection, started, exchange });
+    const agents = sent.report;
+    record(ctx, { id: request.id, body, routing, result, injection, started, exchange, agents });
   };
   app.post('/v1/chat/completions', handler);
   app.post('/chat/completions', handler);
@@ -78,6 +85,7 @@ interface ChatOutcome {
   readonly injection: InjectionFinding | undefined;
   readonly started: number;
   readonly exchange: Exchange;
+  readonly agents: AgentReport | undefined;
 }
 
 /** The metrics and the log line of a proxied chat request. */
@@ -132,6 +140,7 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
             },
           }
         : {}),
+      ...(chat.agents ? { agents: agentLog(chat.agents) } : {}),
       decideMs: roundMs(routing.decideMs),
       ms: roundMs(performance.now() - chat.started),
       ...(ctx.config.server.log.prompts

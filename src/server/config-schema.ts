@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ProviderConfigSchema } from '../llm/config.js';
+import { AgentsSectionSchema } from './agents/agents-config.js';
 
 /**
  * The schema of the routing server's configuration file (docs/server.md): listening and limits,
@@ -209,6 +210,8 @@ export const ServerConfigSchema = Type.Object(
      */
     context: Type.Optional(Type.Unknown()),
     injection: InjectionSectionSchema,
+    /** What the gateway does to agent traffic (tool selection, guidance, trimming); all off. */
+    agents: AgentsSectionSchema,
   },
   { additionalProperties: false },
 );
