@@ -49,6 +49,8 @@ export interface ToolChoice {
 
 /** Longest tool description given to the selector (the schema's limit). */
 const MAX_DESCRIPTION = 2_000;
+/** Longest example (the schema's limit). */
+const MAX_EXAMPLE = 2_000;
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,63}$/;
 
 /** Chooses tools; one per server, its compiled selectors cached by tool list. */
@@ -138,11 +140,18 @@ export class ToolSelection {
         0,
         MAX_DESCRIPTION,
       );
-      const examples: readonly ClassifierExample[] = this.#section.examples[tool.name] ?? [];
+      const words = tool.name.replace(/[_.:-]+/g, ' ');
+      // The pre-matcher compares tasks with examples: a tool's own words (its description and
+      // its name) are its first positive examples; configured examples add to them.
+      const examples: ClassifierExample[] = [
+        { query: description.slice(0, MAX_EXAMPLE), result: true },
+        { query: words, result: true },
+        ...(this.#section.examples[tool.name] ?? []),
+      ];
       capabilities.push({
         name: tool.name,
         description,
-        guide: { instructions: `${tool.name.replace(/[_.:-]+/g, ' ')}: ${description}`, examples },
+        guide: { instructions: `${words}: ${description}`, examples },
       });
     }
     try {
