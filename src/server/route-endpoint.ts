@@ -43,7 +43,7 @@ export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
     ]);
     if (injection === GONE || routing === GONE || context === GONE) return;
     // What the agent stage would do to the request (its guidance counts: the caller applies it).
-    const shaped = ctx.agents.apply(body, request.headers, exchange, raw.length);
+    const shaped = ctx.agents.apply(body, request.headers, exchange, raw.length, 'report');
     const agents =
       shaped instanceof Promise ? await unlessGone(ctx, shaped, exchange, reply) : shaped;
     if (agents === GONE) return;

@@ -91,12 +91,14 @@ export class AgentStage {
     headers: Readonly<Record<string, string | string[] | undefined>>,
     cancel: Cancellation,
     bytes: number,
+    /** `report` (for `POST /v1/route`): a blocking provider is reported, not thrown. */
+    purpose: 'forward' | 'report' = 'forward',
   ): AgentOutcome | undefined | Promise<AgentOutcome | undefined> {
     const on = agentSwitches(this.section, headers);
     const tools = on.tools ? toolsOf(body) : undefined;
     if (!on.guidance && !on.trim && tools === undefined) return undefined;
     this.metrics.promptTokens.inc(Math.round(bytes / CHARS_PER_TOKEN));
-    const guided = on.guidance ? this.#guide(body, headers) : undefined;
+    const guided = on.guidance ? this.#guide(body, headers, purpose) : undefined;
     const context = on.trim ? contextDecision(this.#triage, body, cancel) : undefined;
     const choice = tools ? this.#choose(body, tools, cancel) : undefined;
     if (context instanceof Promise || choice instanceof Promise) {
@@ -110,6 +112,7 @@ export class AgentStage {
   #guide(
     body: ChatRequestBody,
     headers: Readonly<Record<string, string | string[] | undefined>>,
+    purpose: 'forward' | 'report',
   ): GuidanceOutcome | undefined {
     const outcome = this.#guidance!.observe(conversationId(headers, body.messages), body.messages);
     const fired = outcome.guidance;
@@ -118,7 +121,7 @@ export class AgentStage {
       provider: fired.provider,
       action: outcome.blocks ? 'blocked' : 'nudged',
     });
-    if (outcome.blocks) {
+    if (outcome.blocks && purpose === 'forward') {
       throw new HttpError(403, 'agent_guidance_block', blockMessage(fired), {
         type: 'invalid_request_error',
         headers: { 'x-triage-guidance': `blocked:${fired.provider}` },
@@ -178,8 +181,9 @@ export class AgentStage {
     const fired = guided?.guidance;
     if (fired !== undefined) {
       messages = [...messages, { role: this.section.guidance.as, content: fired.message }];
-      report.guidance = guidanceReport(fired, 'nudged');
-      headers['x-triage-guidance'] = fired.provider;
+      const action = guided!.blocks ? 'blocked' : 'nudged';
+      report.guidance = guidanceReport(fired, action);
+      headers['x-triage-guidance'] = guided!.blocks ? `blocked:${fired.provider}` : fired.provider;
     }
 
     if (tools !== undefined && choice !== undefined) {

@@ -245,6 +245,13 @@ describe('agent stage: guidance', () => {
     expect(forwarded).toBeUndefined();
     expect(answer.headers['x-triage-guidance']).toBe('blocked:sensitive_content');
     expect(JSON.parse(answer.text).error.code).toBe('agent_guidance_block');
+    // POST /v1/route reports it instead of refusing.
+    const route = await post(`${h.url}/v1/route`, body, { 'x-triage-conversation': 'route' });
+    expect(route.status).toBe(200);
+    expect(JSON.parse(route.text).agents.guidance).toMatchObject({
+      provider: 'sensitive_content',
+      action: 'blocked',
+    });
   });
 });
 
@@ -294,6 +301,7 @@ describe('agent stage: injection in tool results', () => {
     const { answer } = await send(h, request);
     expect(answer.status).toBe(200);
     expect(answer.headers['x-triage-injection']).toBeDefined();
+    expect(answer.headers['x-triage-injection-source']).toBe('tool_result');
     const route = JSON.parse((await post(`${h.url}/v1/route`, request)).text) as {
       injection: { text: string; action: string };
     };

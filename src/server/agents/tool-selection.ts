@@ -79,7 +79,12 @@ export class ToolSelection {
     if (use.task.trim() === '') return all(total, 'no_task');
     const selector = this.#selectorFor(tools);
     if (!(selector instanceof CapabilitySelector)) return all(total, 'invalid_tools');
-    const local = selector.classify(use.task);
+    let local: CapabilitySelection;
+    try {
+      local = selector.classify(use.task);
+    } catch {
+      return all(total, 'nothing_ruled_out'); // a task the selector refuses: forward all
+    }
     if (!local.needsLlm) return this.#kept(tools, use, local, false);
     return selector
       .decide(use.task, options)
