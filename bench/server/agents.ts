@@ -9,7 +9,7 @@ import { createTriage } from '../../src/triage.js';
 import { agentTraffic } from '../agents/traffic.js';
 
 /**
- * `npm run bench:agents [-- --rounds N] [--json]` (also run by `npm run bench:server`): what the
+ * `npm run bench:agents [-- --rounds N] [--json] [--aa]` (also run by `npm run bench:server`): what the
  * agent stage costs and saves on the agent-traffic fixture (bench/agents: 24 conversations, 40
  * tools per request), with tool selection, guidance and trimming all on.
  *
@@ -112,7 +112,8 @@ async function endToEnd() {
   const servers = [
     createTriageServer({ config: parseServerConfig(base), processMetrics: false }),
     createTriageServer({
-      config: parseServerConfig({ ...base, agents: AGENTS }),
+      // `--aa`: both servers tier-only, to see the noise floor of the difference.
+      config: parseServerConfig({ ...base, ...(args.includes('--aa') ? {} : { agents: AGENTS }) }),
       processMetrics: false,
     }),
   ];
