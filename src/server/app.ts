@@ -14,6 +14,8 @@ import { createTriage, type Triage } from '../triage.js';
 import { Accounting } from './accounting.js';
 import { AdminAccess } from './admin-access.js';
 import { registerAdmin } from './admin-endpoint.js';
+import { AgentMetrics } from './agents/agent-metrics.js';
+import { AgentStage } from './agents/agent-stage.js';
 import { ClientKeys } from './auth.js';
 import { readJsonBody } from './body-reader.js';
 import { Catalog } from './catalog.js';
@@ -151,6 +153,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     // The server section (admin keys, the console) is read at start only, like the rest of it.
     admin: new AdminAccess(adminKeys(config, env), config.server.admin.allowLoopback),
     recorder: consoleRecorder(config.console),
+    agentMetrics: new AgentMetrics(metrics.registry),
   };
   let generation = buildGeneration(config, shared);
   const ctx = generation.ctx;
@@ -318,6 +321,8 @@ interface Shared {
   readonly admin: AdminAccess;
   /** What the console's live view reads (absent when the console is off). */
   readonly recorder: ReturnType<typeof consoleRecorder>;
+  /** The agent stage's metrics (each generation builds its own stage over them). */
+  readonly agentMetrics: AgentMetrics;
 }
 
 /** What one configuration builds: the handlers' context, and what to close when it is replaced. */
@@ -357,6 +362,8 @@ function buildGeneration(config: ServerConfig, shared: Shared): Generation {
       shared.logger,
     ),
     admin: shared.admin,
+    // A reload starts the agent stage's conversations afresh (its trajectories and cooldowns).
+    agents: new AgentStage(config.agents, { llm, triage, metrics: shared.agentMetrics }),
     ...(shared.recorder ? { recorder: shared.recorder } : {}),
     accounting: shared.accounting,
   };

@@ -19,7 +19,7 @@ export interface ChatDecision {
   /** The screen's finding (`undefined` when the policy is off or there was nothing to scan). */
   readonly injection: InjectionFinding | undefined;
   readonly routing: Routing;
-  /** Headers the answer carries because of the screen (`x-triage-injection`). */
+  /** Headers the answer carries because of the screen (`x-triage-injection`, `-source`). */
   readonly headers: Record<string, string>;
 }
 
@@ -70,7 +70,11 @@ function decided(
 /** The headers of a screened request; throws the 403 of one the policy blocks. */
 function screenHeaders(finding: InjectionFinding | undefined): Record<string, string> {
   if (!finding?.acts) return {};
-  const headers = { 'x-triage-injection': finding.riskLevel };
+  // The source says whether it was the user's message or a tool result (indirect injection).
+  const headers = {
+    'x-triage-injection': finding.riskLevel,
+    'x-triage-injection-source': finding.text,
+  };
   if (finding.action === 'block') {
     throw new HttpError(403, 'prompt_injection', blockReason(finding), {
       type: 'invalid_request_error',

@@ -1,4 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AgentReport } from './agents/agent-stage.js';
+import { agentLog, forwardedChat } from './agents/chat-agents.js';
+import type { ParsedBody } from './body.js';
 import { lastUserText } from './body.js';
 import { decideChat } from './chat-decision.js';
 import { chatTraffic } from './console-traffic.js';
@@ -44,7 +47,7 @@ export function proxiedHandler(
 
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
-    const inbound = protocol.read(request.body);
+    let inbound = protocol.read(request.body);
     const body = inbound.chat;
     const client = ctx.accounting.clientOf(request.headers);
     const admitted = ctx.accounting.admit(client);
@@ -55,8 +58,27 @@ export function proxiedHandler(
     const pending = decideChat(ctx, body, exchange, reply);
     const decision = pending instanceof Promise ? await pending : pending;
     if (decision === GONE) return;
-    const { injection, headers: extraHeaders } = decision;
+    const { injection } = decision;
     const routing = protocol.serves ? servedBy(ctx, protocol, decision.routing) : decision.routing;
+    // The agent stage (tools, guidance, trimming) reads and rewrites chat-completion bodies; a
+    // body it changed is read again, so that every attempt sends the changed one.
+    let agents: AgentReport | undefined;
+    let agentHeaders: Record<string, string> = {};
+    if (protocol.endpoint === CHAT_COMPLETIONS.endpoint) {
+      const parsed = request.body as ParsedBody;
+      const chat = { body, raw: parsed.raw, modelValue: parsed.modelValue };
+      const shaping = forwardedChat(ctx, chat, request.headers, exchange, reply);
+      const sent = shaping instanceof Promise ? await shaping : shaping;
+      if (sent === GONE) return;
+      agents = sent.report;
+      agentHeaders = sent.headers;
+      if (sent.body !== body) {
+        // `modelValue` undefined (the body was serialised again): the model is found again.
+        const modelValue = sent.modelValue as ParsedBody['modelValue'];
+        inbound = protocol.read({ json: sent.body, raw: sent.raw, modelValue });
+      }
+    }
+    const extraHeaders = { ...decision.headers, ...agentHeaders };
     const { tier } = routing.decision;
     if (routing.targets.length === 0) {
       metrics.decided(routing);
@@ -99,6 +121,7 @@ export function proxiedHandler(
       injection,
       started,
       exchange,
+      agents,
     });
   };
 }
@@ -133,6 +156,7 @@ interface ChatOutcome {
   readonly injection: InjectionFinding | undefined;
   readonly started: number;
   readonly exchange: Exchange;
+  readonly agents: AgentReport | undefined;
 }
 
 /** The metrics and the log line of a proxied chat request. */
@@ -195,6 +219,7 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
             },
           }
         : {}),
+      ...(chat.agents ? { agents: agentLog(chat.agents) } : {}),
       decideMs: roundMs(routing.decideMs),
       ms: roundMs(performance.now() - chat.started),
       ...(ctx.config.server.log.prompts

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ProviderConfigSchema } from '../llm/config.js';
+import { AgentsSectionSchema } from './agents/agents-config.js';
 import { CostsSectionSchema, LimitsSectionSchema } from './config-costs.js';
 import { ForwardedSectionSchema } from './config-endpoints.js';
 
@@ -247,6 +248,8 @@ export const ServerConfigSchema = Type.Object(
     limits: LimitsSectionSchema,
     /** The models `/v1/embeddings` and `/v1/completions` forward to (no tier routing). */
     forward: ForwardedSectionSchema,
+    /** What the gateway does to agent traffic (tool selection, guidance, trimming); all off. */
+    agents: AgentsSectionSchema,
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContextDecision } from '../context/router.js';
+import { type AgentReport, agentRouteReport } from './agents/agent-stage.js';
 import { chatRequestOf } from './body.js';
 import { Exchange } from './exchange.js';
 import type { InjectionFinding } from './injection-screen.js';
@@ -21,7 +22,7 @@ import {
  */
 export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/v1/route', async (request, reply) => {
-    const { body } = chatRequestOf(request.body);
+    const { body, raw } = chatRequestOf(request.body);
     const exchange = new Exchange(reply.raw);
     // The decisions start at once: those that ask their LLM check wait for it together.
     const routed = routeOf(ctx, body, exchange, reply);
@@ -41,6 +42,11 @@ export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
       pending instanceof Promise ? unlessGone(ctx, pending, exchange, reply) : pending,
     ]);
     if (injection === GONE || routing === GONE || context === GONE) return;
+    // What the agent stage would do to the request (its guidance counts: the caller applies it).
+    const shaped = ctx.agents.apply(body, request.headers, exchange, raw.length, 'report');
+    const agents =
+      shaped instanceof Promise ? await unlessGone(ctx, shaped, exchange, reply) : shaped;
+    if (agents === GONE) return;
     ctx.metrics.decided(routing);
     ctx.metrics.requests.inc({
       endpoint: 'route',
@@ -48,7 +54,7 @@ export function registerRoute(app: FastifyInstance, ctx: ServerContext): void {
       model: routing.targets[0]?.model.id ?? 'none',
       status: 200,
     });
-    return routeResponse(routing, context, injection);
+    return routeResponse(routing, context, injection, agents?.report);
   });
 }
 
@@ -57,6 +63,7 @@ function routeResponse(
   routing: Routing,
   context: ContextDecision | undefined,
   injection: InjectionFinding | undefined,
+  agents: AgentReport | undefined,
 ) {
   const { decision, targets } = routing;
   return {
@@ -101,5 +108,6 @@ function routeResponse(
           },
         }
       : {}),
+    ...(agents ? { agents: agentRouteReport(agents) } : {}),
   };
 }

@@ -5,11 +5,12 @@ import type { Triage } from '../triage.js';
 import type { TriageRequest } from '../triage-request.js';
 import type { Accounting } from './accounting.js';
 import type { AdminAccess } from './admin-access.js';
+import type { AgentStage } from './agents/agent-stage.js';
 import type { Catalog } from './catalog.js';
 import type { ClassifierSwitch } from './classifier-switch.js';
 import type { ServerConfig } from './config.js';
 import type { TrafficRecorder } from './console-recorder.js';
-import type { ChatRequestBody, TierRouterPort } from './decide.js';
+import type { Cancellation, ChatRequestBody, TierRouterPort } from './decide.js';
 import type { Exchange, OpenExchanges } from './exchange.js';
 import type { InjectionFinding, InjectionScreen } from './injection-screen.js';
 import type { LlmCheckStatus } from './llm-check.js';
@@ -42,6 +43,8 @@ export interface ServerContext {
   readonly recorder?: TrafficRecorder;
   /** Client labels, limits, costs and usage. */
   readonly accounting: Accounting;
+  /** What is done to agent traffic before it is forwarded (tools, guidance, trimming). */
+  readonly agents: AgentStage;
 }
 
 /**
@@ -123,7 +126,7 @@ export function routeOf(
 export function contextDecision(
   triage: Triage,
   body: ChatRequestBody,
-  exchange: Exchange,
+  exchange: Cancellation,
 ): ContextDecision | undefined | Promise<ContextDecision | undefined> {
   if (triage.context === undefined) return undefined;
   const request = body as unknown as TriageRequest;

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../core/errors.js';
+import { parseServerConfig } from '../config.js';
+import { eventsOf, GuidanceSessions } from './guidance-stage.js';
+
+const section = (guidance: Record<string, unknown> = {}) =>
+  parseServerConfig({ agents: { guidance: { enabled: true, ...guidance } } }).agents.guidance;
+
+/** A conversation whose agent calls the same failing tool `times` times. */
+function failing(times: number): unknown[] {
+  const messages: unknown[] = [{ role: 'user', content: 'build it' }];
+  for (let i = 0; i < times; i++) {
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: `c${i}`,
+          type: 'function',
+          function: { name: 'run_shell', arguments: '{"command":"make"}' },
+        },
+      ],
+    });
+    messages.push({
+      role: 'tool',
+      tool_call_id: `c${i}`,
+      content: `Error: make: *** [all] Error ${i}`,
+    });
+  }
+  return messages;
+}
+
+describe('GuidanceSessions', () => {
+  it('reads assistant tool calls and tool results, failures included', () => {
+    const [assistant, tool] = failing(1).slice(1);
+    expect(eventsOf(assistant)).toEqual([
+      { type: 'turn' },
+      { type: 'tool_call', callId: 'c0', tool: 'run_shell', params: { command: 'make' } },
+    ]);
+    expect(eventsOf(tool)).toEqual([
+      {
+        type: 'tool_result',
+        callId: 'c0',
+        result: { success: false, message: 'Error: make: *** [all] Error 0' },
+      },
+    ]);
+    expect(
+      eventsOf({ role: 'tool', tool_call_id: 'c1', content: '{"error":"not found"}' })[0],
+    ).toMatchObject({
+      result: { success: false },
+    });
+    expect(eventsOf({ role: 'user', content: 'hi' })).toEqual([]);
+  });
+
+  it('applies only the messages a conversation has not seen, and starts afresh on a rewrite', () => {
+    const sessions = new GuidanceSessions(section());
+    expect(sessions.observe('a', failing(1))).toMatchObject({ applied: 3, fresh: true });
+    expect(sessions.observe('a', failing(2))).toMatchObject({ applied: 2, fresh: false });
+    const rewritten = failing(2);
+    (rewritten[4] as { content: string }).content = 'ok';
+    expect(sessions.observe('a', rewritten)).toMatchObject({ applied: 5, fresh: true });
+    expect(sessions.observe('a', failing(1))).toMatchObject({ fresh: true }); // shorter: afresh
+  });
+
+  it('nudges a failing streak on its latest step only', () => {
+    const sessions = new GuidanceSessions(section());
+    const first = sessions.observe('b', failing(4));
+    // The default providers: the streak fired at the third failure (the past); the fourth step
+    // gets the next provider that fires on it.
+    expect(first.guidance?.provider).toBe('single_tool_repeated');
+    // The same step again (a retry of the request) adds nothing new: no second nudge.
+    expect(sessions.observe('b', failing(4)).guidance).toBeUndefined();
+  });
+
+  it('keeps at most `conversations` conversations', () => {
+    const sessions = new GuidanceSessions(section({ conversations: 2 }));
+    for (const id of ['a', 'b', 'c']) sessions.observe(id, failing(1));
+    expect(sessions.size).toBe(2);
+  });
+
+  it('refuses at start-up providers that ask an LLM', () => {
+    const providers = [
+      { classifier: { type: 'llm', question: 'Is the agent stuck?' }, guidance: 'Rethink.' },
+    ];
+    expect(() => new GuidanceSessions(section({ providers }))).toThrow(ConfigError);
+  });
+
+  it('names a bad field of the agents section', () => {
+    expect(() => parseServerConfig({ agents: { tools: { enabled: 'yes' } } })).toThrow(
+      /agents\/tools\/enabled/,
+    );
+  });
+});
