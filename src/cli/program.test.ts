@@ -35,7 +35,9 @@ describe('the CLI loads commands lazily', () => {
   it('suggests the command meant by a mistyped one', async () => {
     const output = captureOutput();
     expect(await runCli(['node', 'triage', 'teir', 'hi'])).toBe(2);
-    expect(output.err()).toMatch(/unknown command 'teir'.*\n.*Did you mean tier\?/);
+    expect(output.err()).toMatch(
+      /^triage: unknown command 'teir'; \(Did you mean tier\?\) \(see 'triage --help'\)\n$/,
+    );
   });
 
   it('prints the version', async () => {

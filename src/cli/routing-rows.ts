@@ -2,7 +2,8 @@ import type { Outcome } from '../eval/routing.js';
 import type { TierRequest } from '../tier/extract.js';
 import { isTier, TIERS, type Tier } from '../tier/tiers.js';
 import type { TrainingRow } from '../tier/train.js';
-import { InputError, readJsonl } from './io.js';
+import { readEvalRecords } from './eval-input.js';
+import { InputError } from './io.js';
 
 /**
  * Rows of the routing commands (`triage eval routing`, `triage calibrate`, `triage train`): a
@@ -24,28 +25,30 @@ export interface RoutingRow extends TrainingRow {
 /** What the command needs of each row. */
 export type RowNeeds = 'prompt' | 'outcome' | 'label';
 
-/** Reads every row of `file`; a bad line is an `InputError` naming the file and line. */
+/**
+ * Reads every row of `file` (JSONL, a JSON array or CSV by extension; `-` for standard input); a
+ * bad row is an `InputError` naming the file and line.
+ */
 export async function readRoutingRows(
   file: string,
   needs: RowNeeds,
   groupBy?: string,
 ): Promise<RoutingRow[]> {
   const rows: RoutingRow[] = [];
-  for await (const { line, value } of readJsonl(file, 'reading')) {
+  for (const { where, line, value } of await readEvalRecords(file)) {
     try {
       rows.push({ ...parseRoutingRow(value, needs, groupBy), line });
     } catch (error) {
-      throw new InputError(`${file}:${line}: ${(error as Error).message}`);
+      throw new InputError(`${where}: ${(error as Error).message}`);
     }
   }
-  if (rows.length === 0) throw new InputError(`${file} has no rows`);
   return rows;
 }
 
 /** Parses one row (throws an `Error` saying what is wrong with it). */
 export function parseRoutingRow(value: unknown, needs: RowNeeds, groupBy?: string): TrainingRow {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error('each line must be a JSON object');
+    throw new Error('each row must be an object');
   }
   const row = value as Record<string, unknown>;
   const input = promptOf(row);

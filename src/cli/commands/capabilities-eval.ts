@@ -9,6 +9,7 @@ import { Prematcher, type PrematcherOptions } from '../../capabilities/prematche
 import { CapabilityRegistry } from '../../capabilities/registry.js';
 import { InputError } from '../io.js';
 import { fraction, integer } from '../numbers.js';
+import { wantsJson, writeJson } from '../output.js';
 
 /**
  * `triage eval capabilities FILE.json`: measures the local pre-matcher on an intent data set in
@@ -30,7 +31,8 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
     .option('--yes-above <x>', 'pre-matcher: select at or above this similarity', fraction)
     .option('--margin <x>', 'pre-matcher: lead needed to select', fraction)
     .option('--min-coverage <x>', 'pre-matcher: decide nothing below this coverage', fraction)
-    .option('--json', 'print one JSON object')
+    .option('--json', 'print one JSON object, on one line')
+    .option('--pretty', 'print indented JSON (implies --json)')
     .action((file: string, options: EvalOptions) => {
       const data = readIntentDataset(file);
       const train = data.train;
@@ -59,8 +61,8 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
         examplesPerIntent: options.examples,
         seeds: options.seeds,
       };
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify({ ...header, ...mean, runs })}\n`);
+      if (wantsJson(options)) {
+        writeJson({ ...header, ...mean, runs }, options);
         return;
       }
       process.stdout.write(`${formatEvaluation(header, mean)}\n`);
@@ -78,6 +80,7 @@ interface EvalOptions {
   readonly margin?: number;
   readonly minCoverage?: number;
   readonly json?: boolean;
+  readonly pretty?: boolean;
 }
 
 function seeds(value: string): number[] {

@@ -5,8 +5,10 @@ import {
   type CapabilitySelection,
   CapabilitySelector,
 } from '../../capabilities/selection.js';
+import { failCheck } from '../exit-codes.js';
 import { InputError, readTextArgument } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
+import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../output.js';
 
 /**
  * `triage capabilities "<task>" --registry FILE [--json]`: which capabilities the task needs, with
@@ -15,11 +17,10 @@ import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js'
  * pre-matcher decides alone and the output says so. Exit code 1 when a classification failed.
  */
 export function registerCapabilities(program: Command): void {
-  addLlmOptions(program.command('capabilities'), 'for uncertain capabilities')
+  addOutputOptions(addLlmOptions(program.command('capabilities'), 'for uncertain capabilities'))
     .description('select the capabilities a task needs from a registry file (YAML or JSON)')
-    .argument('[task]', 'the task (default: standard input); /caps:off or /caps:on toggle bypass')
+    .argument('[task]', 'the task (- or none: standard input); /caps:off or /caps:on toggle bypass')
     .requiredOption('-r, --registry <file>', 'the capability registry (YAML or JSON)')
-    .option('--json', 'print one JSON object')
     .option('--bypass', 'select every capability without classification')
     .option('--no-prematch', 'ask the LLM about every capability (no local pre-matcher)')
     .option('--concurrency <n>', 'LLM calls in flight at once', parseInteger, 5)
@@ -40,20 +41,19 @@ export function registerCapabilities(program: Command): void {
         });
         const selection = await selector.select(text);
         const note = noteFor(selection);
-        if (options.json) {
+        if (wantsJson(options)) {
           const { task: _task, ...rest } = selection;
-          process.stdout.write(`${JSON.stringify({ ...rest, ...(note ? { note } : {}) })}\n`);
+          writeJson({ ...rest, ...(note ? { note } : {}) }, options);
         } else {
           process.stdout.write(`${formatSelection(selection, note)}\n`);
         }
-        if (selection.failures.length > 0) process.exitCode = 1;
+        if (selection.failures.length > 0) failCheck();
       });
     });
 }
 
-interface CapabilitiesOptions extends LlmFlags {
+interface CapabilitiesOptions extends LlmFlags, OutputFlags {
   readonly registry: string;
-  readonly json?: boolean;
   readonly bypass?: boolean;
   readonly prematch: boolean;
   readonly concurrency: number;

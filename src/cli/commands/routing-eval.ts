@@ -10,6 +10,7 @@ import {
 import { createTierRouter } from '../../tier/router.js';
 import { routingScores } from '../../tier/routing-score.js';
 import { fraction } from '../numbers.js';
+import { wantsJson, writeJson } from '../output.js';
 import { readRoutingRows } from '../routing-rows.js';
 import {
   addTierConfigOptions,
@@ -19,6 +20,7 @@ import {
 
 interface RoutingEvalFlags extends TierConfigFlags {
   readonly json?: boolean;
+  readonly pretty?: boolean;
   readonly keep: number;
   readonly groupBy?: string;
 }
@@ -37,10 +39,11 @@ export function registerRoutingEval(evalCommand: Command): void {
           'against the share of strong calls, APGR, the random and length-only baselines, and ' +
           'the share of strong calls that keeps 95% of the strong model’s quality',
       )
-      .argument('<file>', 'the outcome JSONL file')
+      .argument('<file>', 'the outcome file (JSONL, JSON or CSV; - for standard input)')
       .option('--keep <x>', 'the share of the strong model’s quality to reach', fraction, 0.95)
       .option('--group-by <field>', 'also report APGR per value of this field (e.g. subject)')
-      .option('--json', 'print one JSON object'),
+      .option('--json', 'print one JSON object, on one line')
+      .option('--pretty', 'print indented JSON (implies --json)'),
   ).action(async (file: string, flags: RoutingEvalFlags) => {
     const rows = await readRoutingRows(file, 'outcome', flags.groupBy);
     const router = createTierRouter(tierOptionsFromFlags(flags));
@@ -54,7 +57,8 @@ export function registerRoutingEval(evalCommand: Command): void {
       ...evaluate(scores.router, scores.length, outcomes, flags.keep),
       ...(flags.groupBy ? { groups: byGroup(rows, scores, flags.keep) } : {}),
     };
-    process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+    if (wantsJson(flags)) writeJson(report, flags);
+    else process.stdout.write(formatReport(report));
   });
 }
 

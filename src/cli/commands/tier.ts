@@ -8,9 +8,22 @@ import {
   type TierRequest,
   type TierRouter,
 } from '../../tier/index.js';
-import { runClassificationEval } from '../eval-runner.js';
+import { addEvalInputOptions, type EvalInputFlags } from '../eval-input.js';
+import {
+  addThresholdOptions,
+  configNames,
+  runClassificationEval,
+  type ThresholdFlags,
+} from '../eval-runner.js';
 import { InputError, readTextArgument } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
+import {
+  addOutputOptions,
+  describeSource,
+  type OutputFlags,
+  wantsJson,
+  writeJson,
+} from '../output.js';
 import {
   addTierConfigOptions,
   type TierConfigFlags,
@@ -18,16 +31,12 @@ import {
 } from '../tier-config.js';
 
 /** The options both commands share. */
-interface TierFlags extends LlmFlags, TierConfigFlags {
-  readonly json?: boolean;
-}
+interface TierFlags extends LlmFlags, TierConfigFlags, OutputFlags {}
 
-function routerOptions(command: Command): Command {
+function routerOptions(command: Command, compare = false): Command {
   return addTierConfigOptions(
-    addLlmOptions(command, 'to turn on the LLM check of ambiguous prompts').option(
-      '--json',
-      'print one JSON object',
-    ),
+    addOutputOptions(addLlmOptions(command, 'to turn on the LLM check of ambiguous prompts')),
+    compare,
   );
 }
 
@@ -37,6 +46,15 @@ async function withRouter(flags: TierFlags, work: (router: TierRouter) => Promis
   await withLlmProvider(flags, (classifier) =>
     work(createTierRouter(options, classifier ? { classifier } : {})),
   );
+}
+
+interface TierEvalFlags
+  extends LlmFlags,
+    Omit<TierConfigFlags, 'config'>,
+    OutputFlags,
+    EvalInputFlags,
+    ThresholdFlags {
+  readonly config?: string[];
 }
 
 /** Registers `triage tier "<prompt>"`. */
@@ -55,11 +73,9 @@ export function registerTier(program: Command): void {
     const input = flags.request ? parseRequest(text, 'the request') : text;
     await withRouter(flags, async (router) => {
       const decision = await router.decide(input);
-      if (flags.json) {
+      if (wantsJson(flags)) {
         const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
-        process.stdout.write(
-          `${JSON.stringify({ ...plainDecision(decision), ...(dimensions ? { dimensions } : {}) })}\n`,
-        );
+        writeJson({ ...plainDecision(decision), ...(dimensions ? { dimensions } : {}) }, flags);
       } else {
         process.stdout.write(formatDecision(decision));
       }
@@ -67,31 +83,44 @@ export function registerTier(program: Command): void {
   });
 }
 
-/** Registers `triage eval tier FILE.jsonl`. */
+/** Registers `triage eval tier FILE`. */
 export function registerTierEval(evalCommand: Command): void {
-  routerOptions(
+  const command = routerOptions(
     evalCommand
       .command('tier')
       .description(
-        'evaluate the tier router on a JSONL file of {"input": "<prompt>" | {"messages": [...]}, ' +
-          '"expected": "SIMPLE" | ["MEDIUM", "COMPLEX"]}; the LLM check is off unless --llm is given',
+        'evaluate the tier router on rows of {"input": "<prompt>" | {"messages": [...]}, ' +
+          '"expected": "SIMPLE" | ["MEDIUM", "COMPLEX"]} (JSONL, JSON or CSV); the LLM check is ' +
+          'off unless --llm is given',
       )
-      .argument('<file>', 'the labelled JSONL file'),
-  ).action(async (file: string, flags: TierFlags) => {
-    await withRouter(flags, (router) =>
-      runClassificationEval(
-        {
+      .argument('<file>', 'the labelled file (- for standard input)'),
+    true,
+  );
+  addThresholdOptions(addEvalInputOptions(command)).action(
+    async (file: string, flags: TierEvalFlags) => {
+      await withLlmProvider(flags, (classifier) => {
+        const candidates = configNames(flags.config).map((config) => {
+          const options = tierOptionsFromFlags({ ...flags, config });
+          const router = createTierRouter(options, classifier ? { classifier } : {});
+          return {
+            name: config ?? 'default',
+            classify: async (input: TierRequest | string) => (await router.decide(input)).tier,
+            figures: () => ({ stats: router.stats }),
+          };
+        });
+        return runClassificationEval({
           file,
+          input: flags,
           parse: parseTierRow,
-          classify: async (input) => (await router.decide(input)).tier,
           show: showInput,
           labels: TIERS,
-          json: flags.json === true,
-        },
-        () => ({ stats: router.stats }),
-      ),
-    );
-  });
+          candidates,
+          output: flags,
+          thresholds: flags,
+        });
+      });
+    },
+  );
 }
 
 function parseRequest(text: string, where: string): TierRequest {
@@ -116,8 +145,7 @@ export function parseTierRow(value: unknown): {
   input: TierRequest | string;
   expected: string | string[];
 } {
-  if (value === null || typeof value !== 'object')
-    throw new Error('each line must be a JSON object');
+  if (value === null || typeof value !== 'object') throw new Error('each row must be an object');
   const row = value as { input?: unknown; expected?: unknown };
   const input = row.input;
   if (typeof input !== 'string') {
@@ -126,7 +154,10 @@ export function parseTierRow(value: unknown): {
       typeof input !== 'object' ||
       !Array.isArray((input as TierRequest).messages)
     ) {
-      throw new Error('"input" must be a prompt string or an object with a "messages" array');
+      throw new Error(
+        '"input" must be a prompt string or an object with a "messages" array ' +
+          '(--text-field names another field)',
+      );
     }
   }
   const expected = row.expected;
@@ -162,7 +193,7 @@ export function formatDecision(decision: TierDecision): string {
     `tier        ${decision.tier}`,
     `confidence  ${decision.confidence.toFixed(2)}`,
     `score       ${decision.score === null ? '-' : decision.score.toFixed(3)}`,
-    `source      ${decision.source}${decision.fallbackCause ? ` (${decision.fallbackCause})` : ''}${decision.llmMs > 0 ? ` (${Math.round(decision.llmMs)} ms)` : ''}`,
+    `source      ${describeSource(decision)}`,
     `signals     ${decision.signals.join('\n            ') || '-'}`,
     `fallback    ${decision.fallbackChain.join(' → ')}`,
   ];
