@@ -138,6 +138,7 @@ async function runEval<I, E, P, R extends ClassificationReport | BinaryReport>(
       throw new InputError(`${record.where}: ${(error as Error).message}`);
     }
   });
+  const names = uniqueNames(spec.candidates.map((candidate) => candidate.name));
   const tallies = spec.candidates.map(newTally);
   const disagreements: Disagreement[] = [];
   const progress = new Progress('evaluating', rows.length);
@@ -157,7 +158,7 @@ async function runEval<I, E, P, R extends ClassificationReport | BinaryReport>(
           input: preview(text),
           expected: row.expected,
           predicted: Object.fromEntries(
-            spec.candidates.map((candidate, i) => [candidate.name, predictions[i]]),
+            names.map((name, i) => [name, predictions[i]]),
           ),
         });
       }
@@ -166,12 +167,17 @@ async function runEval<I, E, P, R extends ClassificationReport | BinaryReport>(
     progress.done();
   }
   const reports = spec.candidates.map((candidate, i) => ({
-    name: candidate.name,
+    name: names[i]!,
     report: tallies[i]!.report(),
     figures: candidate.figures?.() ?? {},
   }));
   print(spec, reports, disagreements, format);
   checkThresholds(spec.thresholds ?? {}, reports);
+}
+
+/** Names made unique by their position (`a.yaml`, `a.yaml#2`), so reports can key on them. */
+function uniqueNames(names: readonly string[]): string[] {
+  return names.map((name, i) => (names.indexOf(name) === i ? name : `${name}#${i + 1}`));
 }
 
 interface NamedReport<R> {

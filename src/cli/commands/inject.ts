@@ -156,6 +156,7 @@ export function formatResult(result: InjectionResult, text: string): string {
 
 interface EvalFlags extends Omit<DetectorFlags, 'config'>, EvalInputFlags, ThresholdFlags {
   readonly flagAt: 'suspicious' | 'high_risk';
+  readonly sourceField?: string;
   readonly config?: string[];
 }
 
@@ -190,6 +191,10 @@ export function registerInjectionEval(evalCommand: Command): void {
       new Option('--flag-at <level>', 'the lowest level that counts as an injection')
         .choices(['suspicious', 'high_risk'])
         .default('suspicious'),
+    )
+    .option(
+      '--source-field <name>',
+      'the field holding a row’s source, overriding --source (default: source; none: ignore it)',
     );
   addConfigsOption(command, 'a detector configuration');
   addThresholdOptions(addEvalInputOptions(detectorOptions(command)), true).action(
@@ -207,7 +212,7 @@ export function registerInjectionEval(evalCommand: Command): void {
           input: flags,
           output: flags,
           thresholds: flags,
-          parse: (value) => parseRow(value, flags.source),
+          parse: (value) => parseRow(value, flags.source, flags.sourceField),
           show: (input) => input.text,
           candidates,
         });
@@ -297,8 +302,13 @@ function ratio(part: number, whole: number): number {
   return Math.round((part / whole) * 1000) / 1000;
 }
 
-function parseRow(value: unknown, defaultSource: InjectionSource) {
-  const row = value as {
+function parseRow(value: unknown, defaultSource: InjectionSource, sourceField = 'source') {
+  const fields = value as Record<string, unknown> | null;
+  const row = (
+    fields !== null && typeof fields === 'object'
+      ? { ...fields, source: sourceField === 'none' ? undefined : fields[sourceField] }
+      : fields
+  ) as {
     input?: unknown;
     expected?: unknown;
     source?: unknown;
@@ -317,7 +327,10 @@ function parseRow(value: unknown, defaultSource: InjectionSource) {
     );
   }
   if (row.source !== undefined && !(INJECTION_SOURCES as readonly unknown[]).includes(row.source)) {
-    throw new Error(`"source" must be one of ${INJECTION_SOURCES.join(', ')}`);
+    throw new Error(
+      `"${sourceField}" must be one of ${INJECTION_SOURCES.join(', ')} ` +
+        '(--source-field names another field; none ignores it)',
+    );
   }
   if (row.system !== undefined && typeof row.system !== 'string') {
     throw new Error('"system" must be a string (the system prompt)');
