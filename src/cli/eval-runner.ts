@@ -157,9 +157,7 @@ async function runEval<I, E, P, R extends ClassificationReport | BinaryReport>(
           line: row.line,
           input: preview(text),
           expected: row.expected,
-          predicted: Object.fromEntries(
-            names.map((name, i) => [name, predictions[i]]),
-          ),
+          predicted: Object.fromEntries(names.map((name, i) => [name, predictions[i]])),
         });
       }
     }
