@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import { evaluatePrematcher, type PrematcherEvaluation } from '../../capabilities/evaluate.js';
 import {
   capabilitiesFromIntents,
+  intentDataset,
   labelledTasks,
-  readIntentDataset,
 } from '../../capabilities/intent-dataset.js';
 import { Prematcher, type PrematcherOptions } from '../../capabilities/prematcher.js';
 import { CapabilityRegistry } from '../../capabilities/registry.js';
-import { InputError } from '../io.js';
+import { displayName, InputError, readInputFile } from '../io.js';
 import { fraction, integer } from '../numbers.js';
 import { wantsJson, writeJson } from '../output.js';
 
@@ -21,7 +21,10 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
   evalCommand
     .command('capabilities')
     .description('measure the local capability pre-matcher on an intent data set (CLINC150 layout)')
-    .argument('<file>', 'the data set (JSON: {"train": [[text, intent], ...], "test": [...]})')
+    .argument(
+      '<file>',
+      'the data set (JSON: {"train": [[text, intent], ...], "test": [...]}; - for standard input)',
+    )
     .option('--split <name>', 'the split to classify', 'test')
     .option('--examples <n>', 'training utterances per intent used as examples', integer, 5)
     .option('--seeds <list>', 'seeds of the choice of examples, comma-separated', seeds, [0])
@@ -33,8 +36,8 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
     .option('--min-coverage <x>', 'pre-matcher: decide nothing below this coverage', fraction)
     .option('--json', 'print one JSON object, on one line')
     .option('--pretty', 'print indented JSON (implies --json)')
-    .action((file: string, options: EvalOptions) => {
-      const data = readIntentDataset(file);
+    .action(async (file: string, options: EvalOptions) => {
+      const data = await readDataset(file);
       const train = data.train;
       const split = data[options.split];
       if (!train) throw new InputError(`${file}: has no "train" split`);
@@ -67,6 +70,18 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
       }
       process.stdout.write(`${formatEvaluation(header, mean)}\n`);
     });
+}
+
+/** The data set of `file` (`-`: standard input); an empty, binary or invalid one is bad input. */
+async function readDataset(file: string) {
+  const text = await readInputFile(file);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${displayName(file)}: not valid JSON (${(error as Error).message})`);
+  }
+  return intentDataset(value, displayName(file));
 }
 
 interface EvalOptions {
