@@ -133,18 +133,22 @@ export function* jsonLines(text: string, name: string, label = 'reading'): Gener
 
 /**
  * The value of a configuration file, JSON or YAML (YAML is a superset of JSON); `-` reads it
- * from standard input. An unreadable or unparsable file is an {@link InputError} naming the
- * file, on one line.
+ * from standard input. An unreadable, empty, binary or unparsable file is an {@link InputError}
+ * naming the file, on one line; with `allowEmpty`, an empty file is `undefined` (all defaults).
  */
-export function readConfigFile(path: string): unknown {
-  let text: string;
+export function readConfigFile(path: string, options: { allowEmpty?: boolean } = {}): unknown {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path === STDIN ? 0 : path, 'utf8');
+    bytes = readFileSync(path === STDIN ? 0 : path);
   } catch (error) {
     throw new InputError(
       `cannot read ${displayName(path)}: ${(error as NodeJS.ErrnoException).code ?? error}`,
     );
   }
+  const problem = notText(bytes);
+  if (problem === 'empty' && options.allowEmpty) return undefined;
+  if (problem !== undefined) throw new InputError(`${displayName(path)} is ${problem}`);
+  const text = new TextDecoder().decode(bytes);
   try {
     return parseYaml(text);
   } catch (error) {

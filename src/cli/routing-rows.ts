@@ -99,14 +99,15 @@ function outcomeOf(row: Record<string, unknown>): Outcome | undefined {
 }
 
 function correctness(row: Record<string, unknown>, key: string): number {
-  const value = row[key];
+  // CSV gives every value as text.
+  const value = typeof row[key] === 'string' ? textValue(row[key]) : row[key];
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value === 0 || value === 1) return value;
   throw new Error(`"${key}" must be true/false or 1/0`);
 }
 
 function finite(row: Record<string, unknown>, key: string): number {
-  const value = row[key];
+  const value = typeof row[key] === 'string' ? textValue(row[key]) : row[key];
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   throw new Error(`"${key}" must be a number`);
 }
@@ -119,4 +120,11 @@ function tiersOf(row: Record<string, unknown>): Tier[] | undefined {
     throw new Error(`"expected" must be one of ${TIERS.join(', ')}, or a non-empty list of them`);
   }
   return list;
+}
+
+/** A CSV cell as the JSON value it spells (`1`, `true`), or the text itself. */
+function textValue(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true';
+  return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : text;
 }
