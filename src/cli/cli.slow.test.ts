@@ -120,12 +120,11 @@ describe('triage tier', () => {
   });
 });
 
-/** The commands that read a file, with a valid content for `-`, and the exit code it gives. */
+/** The commands that read a file, with a valid content to pipe to `-`. */
 const FILE_COMMANDS: {
   command: string;
   args: (file: string) => string[];
   valid: () => string;
-  code?: number;
 }[] = [
   {
     command: 'guidance',
@@ -174,7 +173,9 @@ const FILE_COMMANDS: {
   {
     command: 'train',
     args: (file) => ['train', file, '--out', join(dir, 'weights.json')],
-    valid: () => '',
+    valid: () =>
+      '{"prompt":"hi","expected":"SIMPLE"}\n' +
+      '{"prompt":"prove that the square root of two is irrational","expected":"REASONING"}\n',
   },
   {
     command: 'llm check',
@@ -183,7 +184,7 @@ const FILE_COMMANDS: {
   },
 ];
 
-describe.each(FILE_COMMANDS)('triage $command FILE', ({ command, args, valid, code }) => {
+describe.each(FILE_COMMANDS)('triage $command FILE', ({ command, args, valid }) => {
   it('refuses a missing, empty or binary file, and empty standard input (exit 2)', async () => {
     expectBadInput(await runCli(args(join(dir, 'none.jsonl'))), command, /cannot read .*ENOENT/);
     expectBadInput(await runCli(args(write('empty.jsonl', ''))), command, /empty/);
@@ -191,10 +192,10 @@ describe.each(FILE_COMMANDS)('triage $command FILE', ({ command, args, valid, co
     expectBadInput(await runCli(args('-'), { input: '' }), command, /standard input is empty/);
   });
 
-  it.skipIf(command === 'train')('reads - from standard input', async () => {
+  it('reads - from standard input', async () => {
     const result = await runCli(args('-'), { input: valid() });
     expect(result.stderr).toBe('');
-    expect(result.code).toBe(code ?? 0);
+    expect(result.code).toBe(0);
     expect(result.stdout).not.toBe('');
   });
 });
