@@ -91,6 +91,21 @@ export async function readTextArgument(argument: string | undefined): Promise<st
   return (await readInputFile(STDIN)).replace(/\r?\n$/, '');
 }
 
+/**
+ * The texts a command works on: the one of {@link readTextArgument}, or with `eachLine` each
+ * non-blank line of it (one result per line: `cat prompts.txt | triage tier --lines --json`).
+ */
+export async function readTexts(
+  argument: string | undefined,
+  eachLine: boolean | undefined,
+): Promise<string[]> {
+  const text = await readTextArgument(argument);
+  if (!eachLine) return [text];
+  const lines = text.split(/\r?\n/).filter((line) => notTextString(line) === undefined);
+  if (lines.length === 0) throw new InputError('no line of the input is text');
+  return lines;
+}
+
 /** One parsed line of a JSONL file. */
 export interface JsonlRow {
   /** 1-based line number. */

@@ -18,6 +18,14 @@ export function addOutputOptions(command: Command): Command {
     .option('--pretty', 'print indented JSON (implies --json)');
 }
 
+/** Adds `--lines`: each line of the input is a text of its own, with a result of its own. */
+export function addLinesOption(command: Command): Command {
+  return command.option(
+    '--lines',
+    'treat each line of the input as a text of its own: one result per line (JSON Lines with --json)',
+  );
+}
+
 /** Whether the flags ask for JSON. */
 export function wantsJson(flags: OutputFlags): boolean {
   return flags.json === true || flags.pretty === true;

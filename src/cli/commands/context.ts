@@ -10,9 +10,15 @@ import {
   runClassificationEval,
   type ThresholdFlags,
 } from '../eval-runner.js';
-import { readConfigFile, readTextArgument } from '../io.js';
+import { readConfigFile, readTexts } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
-import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../output.js';
+import {
+  addLinesOption,
+  addOutputOptions,
+  type OutputFlags,
+  wantsJson,
+  writeJson,
+} from '../output.js';
 
 /**
  * `triage context "<question>"`: how much context a question needs (document 004), and
@@ -21,6 +27,7 @@ import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../out
 
 interface ContextOptions extends LlmFlags, OutputFlags {
   readonly config?: string;
+  readonly lines?: boolean;
 }
 
 interface ContextEvalOptions extends LlmFlags, OutputFlags, EvalInputFlags, ThresholdFlags {
@@ -51,33 +58,39 @@ export function registerContext(program: Command): void {
     )
     .argument('[question]', 'the question (- or none: standard input)')
     .option('--config <file>', 'a context router configuration (JSON or YAML)');
-  routerOptions(command).action(async (question: string | undefined, options: ContextOptions) => {
-    const text = await readTextArgument(question);
-    await withRouter(options, async (router) => {
-      const decision = await router.decide(text);
-      const explained = router.explain(text);
-      const report = {
-        mode: decision.mode,
-        confidence: decision.confidence,
-        margin: explained.margin,
-        source: decision.source,
-        reason: decision.reason,
-        scores: explained.scores,
-        signals: explained.evidence,
-        features: explained.features,
-        local: {
-          mode: explained.mode,
-          confidence: explained.confidence,
-          confident: explained.confident,
-        },
-        ...(decision.llmConfidence === undefined ? {} : { llmConfidence: decision.llmConfidence }),
-        llmMs: decision.llmMs,
-        policy: decision.policy,
-      };
-      if (wantsJson(options)) writeJson(report, options);
-      else process.stdout.write(`${formatReport(report, router.config)}\n`);
-    });
-  });
+  addLinesOption(routerOptions(command)).action(
+    async (question: string | undefined, options: ContextOptions) => {
+      const texts = await readTexts(question, options.lines);
+      await withRouter(options, async (router) => {
+        for (const [i, text] of texts.entries()) {
+          const decision = await router.decide(text);
+          const explained = router.explain(text);
+          const report = {
+            mode: decision.mode,
+            confidence: decision.confidence,
+            margin: explained.margin,
+            source: decision.source,
+            reason: decision.reason,
+            scores: explained.scores,
+            signals: explained.evidence,
+            features: explained.features,
+            local: {
+              mode: explained.mode,
+              confidence: explained.confidence,
+              confident: explained.confident,
+            },
+            ...(decision.llmConfidence === undefined
+              ? {}
+              : { llmConfidence: decision.llmConfidence }),
+            llmMs: decision.llmMs,
+            policy: decision.policy,
+          };
+          if (wantsJson(options)) writeJson(report, options);
+          else process.stdout.write(`${i > 0 ? '\n' : ''}${formatReport(report, router.config)}\n`);
+        }
+      });
+    },
+  );
 }
 
 /** Registers `triage eval context`. */

@@ -21,9 +21,10 @@ import {
   type ThresholdFlags,
 } from '../eval-runner.js';
 import { failCheck } from '../exit-codes.js';
-import { readConfigFile, readTextArgument } from '../io.js';
+import { readConfigFile, readTexts } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 import {
+  addLinesOption,
   addOutputOptions,
   describeSource,
   type OutputFlags,
@@ -49,6 +50,7 @@ interface DetectorFlags extends LlmFlags, OutputFlags {
 
 interface InjectFlags extends DetectorFlags {
   readonly failOn?: FailLevel;
+  readonly lines?: boolean;
 }
 
 /** The levels `--fail-on` takes. */
@@ -118,24 +120,29 @@ export function registerInject(program: Command): void {
         'exit with status 1 when the level reached is at or above this one (unknown fails both)',
       ).choices([...FAIL_LEVELS]),
     );
-  detectorOptions(command).action(async (argument: string | undefined, flags: InjectFlags) => {
-    const text = await readTextArgument(argument);
-    await withGuard(flags, async (guard) => {
-      const decision = await guard.check(text, { source: flags.source });
-      if (flags.failOn !== undefined && fails(decision.riskLevel, flags.failOn)) failCheck();
-      if (wantsJson(flags)) {
-        // The local result, with the decision's level and confidence and where they came from.
-        const { local, source: decidedBy, ...decided } = decision;
-        writeJson({ ...local, ...decided, decidedBy, localRiskLevel: local.riskLevel }, flags);
-        return;
-      }
-      const via =
-        decision.source === 'local'
-          ? ''
-          : `decided by ${describeSource(decision)}: ${decision.riskLevel}  (${decision.reason})\n`;
-      process.stdout.write(via + formatResult(decision.local, text));
-    });
-  });
+  addLinesOption(detectorOptions(command)).action(
+    async (argument: string | undefined, flags: InjectFlags) => {
+      const texts = await readTexts(argument, flags.lines);
+      await withGuard(flags, async (guard) => {
+        for (const [i, text] of texts.entries()) {
+          const decision = await guard.check(text, { source: flags.source });
+          // With --lines, one text at or above the level fails the whole run.
+          if (flags.failOn !== undefined && fails(decision.riskLevel, flags.failOn)) failCheck();
+          if (wantsJson(flags)) {
+            // The local result, with the decision's level and confidence and where they came from.
+            const { local, source: decidedBy, ...decided } = decision;
+            writeJson({ ...local, ...decided, decidedBy, localRiskLevel: local.riskLevel }, flags);
+            continue;
+          }
+          const via =
+            decision.source === 'local'
+              ? ''
+              : `decided by ${describeSource(decision)}: ${decision.riskLevel}  (${decision.reason})\n`;
+          process.stdout.write(`${i > 0 ? '\n' : ''}${via}${formatResult(decision.local, text)}`);
+        }
+      });
+    },
+  );
 }
 
 /** The text report of one local verdict: level, confidence, score, then one line per signal. */

@@ -15,9 +15,10 @@ import {
   runClassificationEval,
   type ThresholdFlags,
 } from '../eval-runner.js';
-import { InputError, readTextArgument } from '../io.js';
+import { InputError, readTexts } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 import {
+  addLinesOption,
   addOutputOptions,
   describeSource,
   type OutputFlags,
@@ -59,7 +60,7 @@ interface TierEvalFlags
 
 /** Registers `triage tier "<prompt>"`. */
 export function registerTier(program: Command): void {
-  routerOptions(
+  const command = routerOptions(
     program
       .command('tier')
       .description(
@@ -68,19 +69,31 @@ export function registerTier(program: Command): void {
       )
       .argument('[prompt]', 'the prompt (default: standard input)')
       .option('--request', 'the input is an OpenAI chat-completions request (JSON), not a prompt'),
-  ).action(async (prompt: string | undefined, flags: TierFlags & { request?: boolean }) => {
-    const text = await readTextArgument(prompt);
-    const input = flags.request ? parseRequest(text, 'the request') : text;
-    await withRouter(flags, async (router) => {
-      const decision = await router.decide(input);
-      if (wantsJson(flags)) {
-        const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
-        writeJson({ ...plainDecision(decision), ...(dimensions ? { dimensions } : {}) }, flags);
-      } else {
-        process.stdout.write(formatDecision(decision));
-      }
-    });
-  });
+  );
+  addLinesOption(command).action(
+    async (
+      prompt: string | undefined,
+      flags: TierFlags & { request?: boolean; lines?: boolean },
+    ) => {
+      const texts = await readTexts(prompt, flags.lines);
+      const inputs = texts.map((text, i) =>
+        flags.request
+          ? parseRequest(text, texts.length > 1 ? `the request of line ${i + 1}` : 'the request')
+          : text,
+      );
+      await withRouter(flags, async (router) => {
+        for (const [i, input] of inputs.entries()) {
+          const decision = await router.decide(input);
+          if (wantsJson(flags)) {
+            const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
+            writeJson({ ...plainDecision(decision), ...(dimensions ? { dimensions } : {}) }, flags);
+          } else {
+            process.stdout.write(`${i > 0 ? '\n' : ''}${formatDecision(decision)}`);
+          }
+        }
+      });
+    },
+  );
 }
 
 /** Registers `triage eval tier FILE`. */
