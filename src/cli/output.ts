@@ -93,3 +93,23 @@ export function describeSource(decision: {
       : '';
   return `${decision.source}${why}${took}`;
 }
+
+/**
+ * Counts decisions by where they came from, a fallback by its cause (`local 95 · fallback:no_llm
+ * 5`), so an evaluation report says what decided its rows.
+ */
+export class SourceCounts {
+  readonly #counts: Record<string, number> = {};
+
+  add(decision: { readonly source: string; readonly fallbackCause?: string | null }): void {
+    const key = decision.fallbackCause
+      ? `${decision.source}:${decision.fallbackCause}`
+      : decision.source;
+    this.#counts[key] = (this.#counts[key] ?? 0) + 1;
+  }
+
+  /** The counts, by source (and cause). */
+  toJSON(): Record<string, number> {
+    return { ...this.#counts };
+  }
+}

@@ -16,6 +16,7 @@ import {
   addLinesOption,
   addOutputOptions,
   type OutputFlags,
+  SourceCounts,
   wantsJson,
   writeJson,
 } from '../output.js';
@@ -133,10 +134,12 @@ export function registerContextEval(evalCommand: Command): void {
 /** One router under evaluation, with the share and accuracy of its local decisions. */
 function candidateFor(name: string, router: ContextRouter) {
   const local = { decided: 0, correct: 0 };
+  const sources = new SourceCounts();
   return {
     name,
     classify: async (row: LabelledQuestion) => {
       const decision: ContextDecision = await router.decide(row.question);
+      sources.add(decision);
       if (decision.local?.confident) {
         local.decided++;
         if (row.expected.includes(decision.local.mode)) local.correct++;
@@ -146,6 +149,7 @@ function candidateFor(name: string, router: ContextRouter) {
     figures: () => {
       const stats = router.stats;
       return {
+        sources: sources.toJSON(),
         local_decided: local.decided,
         local_share: stats.decisions === 0 ? 0 : local.decided / stats.decisions,
         local_accuracy: local.decided === 0 ? 0 : local.correct / local.decided,

@@ -28,6 +28,7 @@ import {
   addOutputOptions,
   describeSource,
   type OutputFlags,
+  SourceCounts,
   wantsJson,
   writeJson,
 } from '../output.js';
@@ -238,13 +239,17 @@ function candidateFor(name: string, guard: InjectionGuard, flagAt: EvalFlags['fl
     number
   >;
   const categories = new Map<string, CategoryCounts>();
+  const sources = new SourceCounts();
   return {
     name,
     classify: async (input: EvalInput, expected: boolean) => {
       const { text, source, system } = input;
-      const level = (
-        await guard.check(text, { source, ...(system === undefined ? {} : { system }) })
-      ).riskLevel;
+      const decision = await guard.check(text, {
+        source,
+        ...(system === undefined ? {} : { system }),
+      });
+      sources.add(decision);
+      const level = decision.riskLevel;
       levels[level]++;
       const hit = flagged.has(level);
       if (input.category !== undefined) count(categories, input.category, expected, hit);
@@ -256,6 +261,7 @@ function candidateFor(name: string, guard: InjectionGuard, flagAt: EvalFlags['fl
         preset: guard.detector.config.preset,
         flag_at: flagAt,
         risk_levels: levels,
+        sources: sources.toJSON(),
         local_share: stats.decisions === 0 ? 0 : stats.local / stats.decisions,
         llm_calls: stats.llmCalls,
         llm_overrode: stats.llmOverrode,

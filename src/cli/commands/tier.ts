@@ -22,6 +22,7 @@ import {
   addOutputOptions,
   describeSource,
   type OutputFlags,
+  SourceCounts,
   wantsJson,
   writeJson,
 } from '../output.js';
@@ -115,10 +116,15 @@ export function registerTierEval(evalCommand: Command): void {
         const candidates = configNames(flags.config).map((config) => {
           const options = tierOptionsFromFlags({ ...flags, config });
           const router = createTierRouter(options, classifier ? { classifier } : {});
+          const sources = new SourceCounts();
           return {
             name: config ?? 'default',
-            classify: async (input: TierRequest | string) => (await router.decide(input)).tier,
-            figures: () => ({ stats: router.stats }),
+            classify: async (input: TierRequest | string) => {
+              const decision = await router.decide(input);
+              sources.add(decision);
+              return decision.tier;
+            },
+            figures: () => ({ sources: sources.toJSON(), stats: router.stats }),
           };
         });
         return runClassificationEval({
