@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,17 @@ describe.each(TEXT_COMMANDS)('triage $command', ({ command, args }) => {
 
   it('prints an unknown option as one line, not the whole help (exit 2)', async () => {
     expectBadInput(await runCli([...args(), '--no-such-option', 'x']), command, /unknown option/);
+  });
+});
+
+describe('triage capabilities -r -', () => {
+  it('reads the registry from standard input when the task is an argument', async () => {
+    const registry = readFileSync(REGISTRY, 'utf8');
+    const result = await runCli(['capabilities', 'Email Bob the forecast', '-r', '-', '--json'], {
+      input: registry,
+    });
+    expect(result.stderr).toBe('');
+    expect(jsonLines(result.stdout)[0]).toMatchObject({ selected: expect.any(Array) });
   });
 });
 

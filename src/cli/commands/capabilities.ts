@@ -6,7 +6,7 @@ import {
   CapabilitySelector,
 } from '../../capabilities/selection.js';
 import { failCheck } from '../exit-codes.js';
-import { InputError, readTextArgument } from '../io.js';
+import { displayName, InputError, readConfigFile, readTextArgument, STDIN } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../output.js';
 
@@ -20,7 +20,10 @@ export function registerCapabilities(program: Command): void {
   addOutputOptions(addLlmOptions(program.command('capabilities'), 'for uncertain capabilities'))
     .description('select the capabilities a task needs from a registry file (YAML or JSON)')
     .argument('[task]', 'the task (- or none: standard input); /caps:off or /caps:on toggle bypass')
-    .requiredOption('-r, --registry <file>', 'the capability registry (YAML or JSON)')
+    .requiredOption(
+      '-r, --registry <file>',
+      'the capability registry (YAML or JSON; - for standard input, with the task as argument)',
+    )
     .option('--bypass', 'select every capability without classification')
     .option('--no-prematch', 'ask the LLM about every capability (no local pre-matcher)')
     .option('--concurrency <n>', 'LLM calls in flight at once', parseInteger, 5)
@@ -28,7 +31,10 @@ export function registerCapabilities(program: Command): void {
     .option('--seed <n>', 'seed of the examples order in LLM prompts', parseInteger, 0)
     .action(async (task: string | undefined, options: CapabilitiesOptions) => {
       const text = await readTextArgument(task);
-      const registry = CapabilityRegistry.fromFile(options.registry);
+      const registry =
+        options.registry === STDIN
+          ? CapabilityRegistry.fromObject(readConfigFile(STDIN), displayName(STDIN))
+          : CapabilityRegistry.fromFile(options.registry);
       await withLlmProvider(options, async (provider) => {
         const selector = new CapabilitySelector({
           registry,
