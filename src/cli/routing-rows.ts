@@ -2,7 +2,7 @@ import type { Outcome } from '../eval/routing.js';
 import type { TierRequest } from '../tier/extract.js';
 import { isTier, TIERS, type Tier } from '../tier/tiers.js';
 import type { TrainingRow } from '../tier/train.js';
-import { readEvalRecords } from './eval-input.js';
+import { type EvalInputFlags, readEvalRecords } from './eval-input.js';
 import { InputError } from './io.js';
 
 /**
@@ -26,16 +26,18 @@ export interface RoutingRow extends TrainingRow {
 export type RowNeeds = 'prompt' | 'outcome' | 'label';
 
 /**
- * Reads every row of `file` (JSONL, a JSON array or CSV by extension; `-` for standard input); a
- * bad row is an `InputError` naming the file and line.
+ * Reads every row of `file` (JSONL, a JSON array or CSV by extension; `-` for standard input),
+ * as `input` asks (layout, field names, `--limit`, `--sample`); a bad row is an `InputError`
+ * naming the file and line.
  */
 export async function readRoutingRows(
   file: string,
   needs: RowNeeds,
   groupBy?: string,
+  input: EvalInputFlags = {},
 ): Promise<RoutingRow[]> {
   const rows: RoutingRow[] = [];
-  for (const { where, line, value } of await readEvalRecords(file)) {
+  for (const { where, line, value } of await readEvalRecords(file, input)) {
     try {
       rows.push({ ...parseRoutingRow(value, needs, groupBy), line });
     } catch (error) {

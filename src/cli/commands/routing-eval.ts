@@ -9,6 +9,7 @@ import {
 } from '../../eval/routing.js';
 import { createTierRouter } from '../../tier/router.js';
 import { routingScores } from '../../tier/routing-score.js';
+import { addEvalInputOptions, type EvalInputFlags } from '../eval-input.js';
 import { fraction } from '../numbers.js';
 import { wantsJson, writeJson } from '../output.js';
 import { readRoutingRows } from '../routing-rows.js';
@@ -18,7 +19,7 @@ import {
   tierOptionsFromFlags,
 } from '../tier-config.js';
 
-interface RoutingEvalFlags extends TierConfigFlags {
+interface RoutingEvalFlags extends TierConfigFlags, EvalInputFlags {
   readonly json?: boolean;
   readonly pretty?: boolean;
   readonly keep: number;
@@ -30,7 +31,7 @@ const SHARES = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 
 /** Registers `triage eval routing FILE.jsonl`. */
 export function registerRoutingEval(evalCommand: Command): void {
-  addTierConfigOptions(
+  const command = addTierConfigOptions(
     evalCommand
       .command('routing')
       .description(
@@ -44,8 +45,9 @@ export function registerRoutingEval(evalCommand: Command): void {
       .option('--group-by <field>', 'also report APGR per value of this field (e.g. subject)')
       .option('--json', 'print one JSON object, on one line')
       .option('--pretty', 'print indented JSON (implies --json)'),
-  ).action(async (file: string, flags: RoutingEvalFlags) => {
-    const rows = await readRoutingRows(file, 'outcome', flags.groupBy);
+  );
+  addEvalInputOptions(command).action(async (file: string, flags: RoutingEvalFlags) => {
+    const rows = await readRoutingRows(file, 'outcome', flags.groupBy, flags);
     const router = createTierRouter(tierOptionsFromFlags(flags));
     const outcomes = rows.map((row) => row.outcome!);
     const scores = routingScores(
