@@ -40,6 +40,16 @@ describe('the CLI loads commands lazily', () => {
     );
   });
 
+  it('prints a bad option value as one line naming the option and the help to read', async () => {
+    const output = captureOutput();
+    expect(await runCli(['node', 'triage', 'eval', 'tier', 'x.jsonl', '--limit', '0'])).toBe(2);
+    expect(output.err()).toBe(
+      "triage: option '--limit <n>' argument '0' is invalid. not a positive integer: 0 " +
+        "(see 'triage eval tier --help')\n",
+    );
+    expect(output.out()).toBe('');
+  });
+
   it('prints the version', async () => {
     const output = captureOutput();
     expect(await runCli(['node', 'triage', '--version'])).toBe(0);

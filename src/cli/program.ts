@@ -36,6 +36,16 @@ function helpHint(command: Command): string {
   return `(see '${commandPath(command)} --help')`;
 }
 
+/** The command a command line names (`triage eval tier …` → eval tier), before it runs. */
+function commandNamed(program: Command, argv: readonly string[]): Command {
+  let command = program;
+  for (const word of argv.slice(2)) {
+    const sub = command.commands.find((c) => c.name() === word);
+    if (sub) command = sub;
+  }
+  return command;
+}
+
 /** Errors on one line, whatever the source: a message may hold a list or a parser's excerpt. */
 function oneLine(message: string): string {
   return message.trim().replace(/\s*\n\s*/g, '; ');
@@ -62,8 +72,9 @@ function oneLineUsageErrors(command: Command): void {
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   let running: Command | undefined;
+  let program: Command | undefined;
   try {
-    const program = await buildProgram(argv);
+    program = await buildProgram(argv);
     program.hook('preAction', (_program, action) => {
       running = action;
     });
@@ -75,7 +86,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof TriageError) {
-      const hint = running ? ` ${helpHint(running)}` : '';
+      const command = running ?? (program && commandNamed(program, argv));
+      const hint = command ? ` ${helpHint(command)}` : '';
       process.stderr.write(`triage: ${oneLine(error.message)}${hint}\n`);
       return EXIT.usage;
     }

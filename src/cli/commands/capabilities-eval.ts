@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { evaluatePrematcher, type PrematcherEvaluation } from '../../capabilities/evaluate.js';
 import {
   capabilitiesFromIntents,
@@ -101,7 +101,7 @@ interface EvalOptions {
 function seeds(value: string): number[] {
   return value.split(',').map((part) => {
     const number = Number(part.trim());
-    if (!Number.isInteger(number)) throw new InputError(`not an integer seed: ${part}`);
+    if (!Number.isInteger(number)) throw new InvalidArgumentError(`not an integer seed: ${part}`);
     return number;
   });
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { CapabilityRegistry } from '../../capabilities/registry.js';
 import {
   type CapabilityDecision,
@@ -6,7 +6,7 @@ import {
   CapabilitySelector,
 } from '../../capabilities/selection.js';
 import { failCheck } from '../exit-codes.js';
-import { displayName, InputError, readConfigFile, readTextArgument, STDIN } from '../io.js';
+import { displayName, readConfigFile, readTextArgument, STDIN } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
 import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../output.js';
 
@@ -69,7 +69,7 @@ interface CapabilitiesOptions extends LlmFlags, OutputFlags {
 
 function parseInteger(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number)) throw new InputError(`not an integer: ${value}`);
+  if (!Number.isInteger(number)) throw new InvalidArgumentError(`not an integer: ${value}`);
   return number;
 }
 

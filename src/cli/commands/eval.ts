@@ -22,6 +22,8 @@ export const EVAL_KINDS: readonly RegisterCommand[] = [
 export function registerEval(program: Command): void {
   const command = program
     .command('eval')
-    .description('measure a classifier on a labelled JSONL file (accuracy, confusion, errors)');
+    .description(
+      'measure a classifier on a labelled file: JSONL, JSON or CSV (accuracy, confusion, errors)',
+    );
   for (const register of EVAL_KINDS) register(command);
 }
