@@ -39,6 +39,11 @@ export function readIntentDataset(path: string): IntentDataset {
   return validateDataset(value, path);
 }
 
+/** Validates a data set already parsed (from standard input, say); `source` names it in errors. */
+export function intentDataset(value: unknown, source: string): IntentDataset {
+  return validateDataset(value, source);
+}
+
 /** Options of {@link capabilitiesFromIntents}. */
 export interface IntentRegistryOptions {
   /** Examples per intent, drawn from its utterances. Default 5. */

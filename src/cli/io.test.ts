@@ -1,8 +1,17 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError, pickProviderConfig, readConfigFile, readJsonl } from './io.js';
+import {
+  InputError,
+  notText,
+  pickProviderConfig,
+  readConfigFile,
+  readInputFile,
+  readJsonl,
+  readTextArgument,
+} from './io.js';
 
 const file = (content: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'triage-io-')), 'rows.jsonl');
@@ -67,5 +76,51 @@ describe('pickProviderConfig', () => {
     expect(() => pickProviderConfig([{ id: 'a' }], 'f', 'c')).toThrow(
       'f has no provider with id c',
     );
+  });
+});
+
+describe('notText', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('accepts text of any script, with tabs and line breaks', () => {
+    expect(notText(bytes('hello\tworld\r\n'))).toBeUndefined();
+    expect(notText(bytes('请描述一个房间设计。 ∀x √2'))).toBeUndefined();
+  });
+
+  it('refuses empty input, NUL bytes, invalid UTF-8 and mostly control characters', () => {
+    expect(notText(bytes(''))).toBe('empty');
+    expect(notText(bytes(' \n\t '))).toBe('empty');
+    expect(notText(Uint8Array.of(0x68, 0x00, 0x69))).toMatch(/NUL bytes/);
+    expect(notText(Uint8Array.of(0x68, 0xff, 0xfe, 0x69))).toMatch(/not valid UTF-8/);
+    expect(notText(bytes('\u0001\u0002\u0003abc\u0004\u0005'))).toMatch(/control characters/);
+    // One stray escape in a long text is still text.
+    expect(notText(bytes(`\u001b[1m${'bold words '.repeat(10)}`))).toBeUndefined();
+  });
+
+  it('holds for every string: valid UTF-8 without NUL is refused only when empty or control-heavy', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1 }), (text) => {
+        fc.pre(text.trim() !== '' && !text.includes('\u0000'));
+        const problem = notText(new TextEncoder().encode(text));
+        expect(problem === undefined || problem.includes('control characters')).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('readInputFile', () => {
+  it('names the file of empty or binary content', async () => {
+    await expect(readInputFile(file(''))).rejects.toThrow(/rows\.jsonl is empty$/);
+    const binary = join(mkdtempSync(join(tmpdir(), 'triage-io-')), 'blob.bin');
+    writeFileSync(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00]));
+    await expect(readInputFile(binary)).rejects.toThrow(
+      `${binary} is binary (it holds NUL bytes), not text`,
+    );
+  });
+
+  it('rejects an empty text argument', async () => {
+    await expect(readTextArgument('')).rejects.toThrow('the text argument is empty');
+    await expect(readTextArgument('  ')).rejects.toThrow('the text argument is empty');
+    expect(await readTextArgument('hello')).toBe('hello');
   });
 });

@@ -1,5 +1,4 @@
-import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { InputError as CoreInputError } from '../core/errors.js';
 import { parseToml } from '../core/toml.js';
 import { parseYaml } from '../core/yaml.js';
@@ -12,19 +11,100 @@ export class InputError extends CoreInputError {
   }
 }
 
+/** The name that stands for standard input wherever a file (or a text argument) is expected. */
+export const STDIN = '-';
+
+/** How a file is named in messages: standard input has no path. */
+export function displayName(path: string): string {
+  return path === STDIN ? 'standard input' : path;
+}
+
 /**
- * The text a command works on: the positional argument when given, otherwise all of standard
- * input (so `echo "…" | triage tier` works). Fails clearly when neither is there.
+ * Why `bytes` are not text a command can work on, or `undefined` when they are: nothing but
+ * white space, a NUL byte or invalid UTF-8 (a binary file), or mostly control characters. A
+ * classifier given a binary file would answer something; a gate must refuse instead.
  */
-export async function readTextArgument(argument: string | undefined): Promise<string> {
-  if (argument !== undefined) return argument;
+export function notText(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return 'binary (it holds NUL bytes), not text';
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return 'binary (not valid UTF-8), not text';
+  }
+  return notTextString(text);
+}
+
+/** {@link notText} for a string already decoded (a command-line argument). */
+export function notTextString(text: string): string | undefined {
+  if (text.trim() === '') return 'empty';
+  // Tab, line feed, vertical tab, form feed and carriage return are layout, not binary.
+  const controls = text.match(/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g)?.length ?? 0;
+  if (controls > 0 && controls / text.length > 0.1) {
+    return 'binary (mostly control characters), not text';
+  }
+  return undefined;
+}
+
+/** Reads all of standard input as bytes (refusing a terminal: nobody is typing a file). */
+async function readStdinBytes(): Promise<Buffer> {
   if (process.stdin.isTTY) {
-    throw new InputError('no input: pass the text as an argument or pipe it on standard input');
+    throw new InputError('standard input is a terminal: pipe the input or name a file');
   }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  // TextDecoder replaces invalid UTF-8 with U+FFFD instead of failing.
-  return new TextDecoder().decode(Buffer.concat(chunks)).replace(/\r?\n$/, '');
+  return Buffer.concat(chunks);
+}
+
+function readFileBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+}
+
+/**
+ * The text of a file, or of standard input for `-`. Empty and binary content is an
+ * {@link InputError} naming the file: no command has anything sensible to say about either.
+ */
+export async function readInputFile(path: string): Promise<string> {
+  const bytes = path === STDIN ? await readStdinBytes() : readFileBytes(path);
+  const problem = notText(bytes);
+  if (problem !== undefined) throw new InputError(`${displayName(path)} is ${problem}`);
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * The text a command works on: the positional argument when given, otherwise (or for `-`) all
+ * of standard input, so `echo "…" | triage tier` works. Empty or binary text is an
+ * {@link InputError}; one final newline of piped input is dropped.
+ */
+export async function readTextArgument(argument: string | undefined): Promise<string> {
+  if (argument !== undefined && argument !== STDIN) {
+    const problem = notTextString(argument);
+    if (problem !== undefined) throw new InputError(`the text argument is ${problem}`);
+    return argument;
+  }
+  if (argument === undefined && process.stdin.isTTY) {
+    throw new InputError('no input: pass the text as an argument or pipe it on standard input');
+  }
+  return (await readInputFile(STDIN)).replace(/\r?\n$/, '');
+}
+
+/**
+ * The texts a command works on: the one of {@link readTextArgument}, or with `eachLine` each
+ * non-blank line of it (one result per line: `cat prompts.txt | triage tier --lines --json`).
+ */
+export async function readTexts(
+  argument: string | undefined,
+  eachLine: boolean | undefined,
+): Promise<string[]> {
+  const text = await readTextArgument(argument);
+  if (!eachLine) return [text];
+  const lines = text.split(/\r?\n/).filter((line) => notTextString(line) === undefined);
+  if (lines.length === 0) throw new InputError('no line of the input is text');
+  return lines;
 }
 
 /** One parsed line of a JSONL file. */
@@ -35,62 +115,66 @@ export interface JsonlRow {
 }
 
 /**
- * Reads a JSONL file line by line (blank lines skipped), showing a progress bar on standard error
- * for large files when it is a terminal. A line that is not valid JSON is an {@link InputError}
- * naming the file and line.
+ * Reads a JSONL file (or standard input for `-`) line by line, blank lines skipped, showing a
+ * progress bar on standard error while its rows are worked on, when that takes long and standard
+ * error is a terminal. An empty or binary file, and a line that is not valid JSON, are an
+ * {@link InputError} naming the file and line.
  */
 export async function* readJsonl(path: string, label = 'reading'): AsyncGenerator<JsonlRow> {
-  let size: number;
+  const text = await readInputFile(path);
+  yield* jsonLines(text, displayName(path), label);
+}
+
+/** The JSON values of the lines of `text` (see {@link readJsonl}); `name` is the file's. */
+export function* jsonLines(text: string, name: string, label = 'reading'): Generator<JsonlRow> {
+  const lines = text.split(/\r?\n/);
+  const progress = new Progress(label, lines.length);
   try {
-    size = statSync(path).size;
-  } catch (error) {
-    throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  const progress = new Progress(label, size);
-  let line = 0;
-  let bytes = 0;
-  try {
-    for await (const text of lines) {
-      line++;
-      bytes += Buffer.byteLength(text) + 1;
-      progress.update(bytes);
-      if (text.trim() === '') continue;
+    for (let index = 0; index < lines.length; index++) {
+      progress.update(index);
+      const line = lines[index]!;
+      if (line.trim() === '') continue;
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = JSON.parse(line);
       } catch (error) {
-        throw new InputError(`${path}:${line}: not valid JSON (${(error as Error).message})`);
+        throw new InputError(`${name}:${index + 1}: not valid JSON (${(error as Error).message})`);
       }
-      yield { line, value };
+      yield { line: index + 1, value };
     }
   } finally {
     progress.done();
-    lines.close();
-    stream.destroy();
   }
 }
 
 /**
  * The value of a configuration file, JSON or YAML (YAML is a superset of JSON), or TOML for a
- * `.toml` file (the format of some origin projects' configurations). An unreadable or unparsable
- * file is an {@link InputError} naming the file, on one line.
+ * `.toml` file (the format of some origin projects' configurations); `-` reads it from standard
+ * input. An unreadable, empty, binary or unparsable file is an {@link InputError} naming the
+ * file, on one line; with `allowEmpty`, an empty file is `undefined` (all defaults).
  */
-export function readConfigFile(path: string): unknown {
-  let text: string;
+export function readConfigFile(path: string, options: { allowEmpty?: boolean } = {}): unknown {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path === STDIN ? 0 : path);
   } catch (error) {
-    throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    throw new InputError(
+      `cannot read ${displayName(path)}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    );
   }
   const toml = /\.toml$/i.test(path);
+  const problem = notText(bytes);
+  if (problem === 'empty' && options.allowEmpty) return undefined;
+  if (problem !== undefined) throw new InputError(`${displayName(path)} is ${problem}`);
+  const text = new TextDecoder().decode(bytes);
   try {
     return toml ? parseToml(text) : parseYaml(text);
   } catch (error) {
     // The parser's message goes on to show the line with a caret below it: keep its first line.
     const [reason] = (error as Error).message.split('\n');
-    throw new InputError(`${path} is not valid ${toml ? 'TOML' : 'JSON or YAML'}: ${reason}`);
+    throw new InputError(
+      `${displayName(path)} is not valid ${toml ? 'TOML' : 'JSON or YAML'}: ${reason}`,
+    );
   }
 }
 
@@ -99,7 +183,7 @@ export function readConfigFile(path: string): unknown {
  * the only one, or the one whose `id` is given. Otherwise an {@link InputError} saying which.
  */
 export function pickProviderConfig(config: unknown, file: string, id: string | undefined): unknown {
-  const list = Array.isArray(config) ? config : isProviders(config) ? config.providers : [config];
+  const list = providerConfigs(config);
   if (id === undefined) {
     if (list.length === 1) return list[0];
     throw new InputError(`${file} lists ${list.length} providers: choose one with --provider`);
@@ -107,6 +191,11 @@ export function pickProviderConfig(config: unknown, file: string, id: string | u
   const found = list.find((entry) => (entry as { id?: unknown } | null)?.id === id);
   if (found === undefined) throw new InputError(`${file} has no provider with id ${id}`);
   return found;
+}
+
+/** Every provider entry of an LLM configuration file, in the three shapes it may have. */
+export function providerConfigs(config: unknown): unknown[] {
+  return Array.isArray(config) ? config : isProviders(config) ? config.providers : [config];
 }
 
 function isProviders(value: unknown): value is { providers: unknown[] } {

@@ -1,12 +1,15 @@
-import { InputError } from './io.js';
+import { InvalidArgumentError } from 'commander';
 
-/** Parsers of numeric command-line options: a bad value is an `InputError` naming it. */
+/**
+ * Parsers of numeric command-line options. A bad value is commander's `InvalidArgumentError`, so
+ * the usage error names the option too (`option '--limit <n>' argument 'x' is invalid. …`).
+ */
 
 /** An integer ≥ 1. */
 export function integer(value: string): number {
   const number = Number(value);
   if (!(Number.isInteger(number) && number >= 1)) {
-    throw new InputError(`not a positive integer: ${value}`);
+    throw new InvalidArgumentError(`not a positive integer: ${value}`);
   }
   return number;
 }
@@ -15,7 +18,7 @@ export function integer(value: string): number {
 export function count(value: string): number {
   const number = Number(value);
   if (!(Number.isInteger(number) && number >= 0)) {
-    throw new InputError(`not an integer ≥ 0: ${value}`);
+    throw new InvalidArgumentError(`not an integer ≥ 0: ${value}`);
   }
   return number;
 }
@@ -23,7 +26,8 @@ export function count(value: string): number {
 /** A number in [0, 1]. */
 export function fraction(value: string): number {
   const number = Number(value);
-  if (!(number >= 0 && number <= 1)) throw new InputError(`not a number in [0, 1]: ${value}`);
+  if (!(number >= 0 && number <= 1))
+    throw new InvalidArgumentError(`not a number in [0, 1]: ${value}`);
   return number;
 }
 
@@ -31,7 +35,7 @@ export function fraction(value: string): number {
 export function nonNegative(value: string): number {
   const number = Number(value);
   if (!(number >= 0 && Number.isFinite(number))) {
-    throw new InputError(`not a number ≥ 0: ${value}`);
+    throw new InvalidArgumentError(`not a number ≥ 0: ${value}`);
   }
   return number;
 }

@@ -35,7 +35,19 @@ describe('the CLI loads commands lazily', () => {
   it('suggests the command meant by a mistyped one', async () => {
     const output = captureOutput();
     expect(await runCli(['node', 'triage', 'teir', 'hi'])).toBe(2);
-    expect(output.err()).toMatch(/unknown command 'teir'.*\n.*Did you mean tier\?/);
+    expect(output.err()).toMatch(
+      /^triage: unknown command 'teir'; \(Did you mean tier\?\) \(see 'triage --help'\)\n$/,
+    );
+  });
+
+  it('prints a bad option value as one line naming the option and the help to read', async () => {
+    const output = captureOutput();
+    expect(await runCli(['node', 'triage', 'eval', 'tier', 'x.jsonl', '--limit', '0'])).toBe(2);
+    expect(output.err()).toBe(
+      "triage: option '--limit <n>' argument '0' is invalid. not a positive integer: 0 " +
+        "(see 'triage eval tier --help')\n",
+    );
+    expect(output.out()).toBe('');
   });
 
   it('prints the version', async () => {

@@ -1,25 +1,29 @@
 /**
  * A one-line progress bar on standard error, drawn only when standard error is a terminal and the
- * work is large enough to be worth watching, so piped output and CI logs stay clean.
+ * work has already taken a while (a second), so quick runs, piped output and CI logs stay clean.
  */
 export class Progress {
   readonly #label: string;
   readonly #total: number;
   readonly #enabled: boolean;
+  readonly #afterMs: number;
+  readonly #started = Date.now();
   #lastDrawn = 0;
   #lastPercent = -1;
 
-  /** `total` in any unit (bytes, rows); `minTotal` below which nothing is drawn. */
-  constructor(label: string, total: number, minTotal = 256 * 1024) {
+  /** `total` in any unit (bytes, rows); `afterMs` before which nothing is drawn. */
+  constructor(label: string, total: number, afterMs = 1_000) {
     this.#label = label;
     this.#total = total;
-    this.#enabled = Boolean(process.stderr.isTTY) && total >= minTotal;
+    this.#enabled = Boolean(process.stderr.isTTY) && total > 0;
+    this.#afterMs = afterMs;
   }
 
   update(done: number): void {
     if (!this.#enabled) return;
-    const percent = Math.min(100, Math.floor((done / this.#total) * 100));
     const now = Date.now();
+    if (now - this.#started < this.#afterMs) return;
+    const percent = Math.min(100, Math.floor((done / this.#total) * 100));
     if (percent === this.#lastPercent || now - this.#lastDrawn < 100) return;
     this.#lastPercent = percent;
     this.#lastDrawn = now;

@@ -2,7 +2,8 @@ import type { Outcome } from '../eval/routing.js';
 import type { TierRequest } from '../tier/extract.js';
 import { isTier, TIERS, type Tier } from '../tier/tiers.js';
 import type { TrainingRow } from '../tier/train.js';
-import { InputError, readJsonl } from './io.js';
+import { type EvalInputFlags, readEvalRecords } from './eval-input.js';
+import { InputError } from './io.js';
 
 /**
  * Rows of the routing commands (`triage eval routing`, `triage calibrate`, `triage train`): a
@@ -24,28 +25,32 @@ export interface RoutingRow extends TrainingRow {
 /** What the command needs of each row. */
 export type RowNeeds = 'prompt' | 'outcome' | 'label';
 
-/** Reads every row of `file`; a bad line is an `InputError` naming the file and line. */
+/**
+ * Reads every row of `file` (JSONL, a JSON array or CSV by extension; `-` for standard input),
+ * as `input` asks (layout, field names, `--limit`, `--sample`); a bad row is an `InputError`
+ * naming the file and line.
+ */
 export async function readRoutingRows(
   file: string,
   needs: RowNeeds,
   groupBy?: string,
+  input: EvalInputFlags = {},
 ): Promise<RoutingRow[]> {
   const rows: RoutingRow[] = [];
-  for await (const { line, value } of readJsonl(file, 'reading')) {
+  for (const { where, line, value } of await readEvalRecords(file, input)) {
     try {
       rows.push({ ...parseRoutingRow(value, needs, groupBy), line });
     } catch (error) {
-      throw new InputError(`${file}:${line}: ${(error as Error).message}`);
+      throw new InputError(`${where}: ${(error as Error).message}`);
     }
   }
-  if (rows.length === 0) throw new InputError(`${file} has no rows`);
   return rows;
 }
 
 /** Parses one row (throws an `Error` saying what is wrong with it). */
 export function parseRoutingRow(value: unknown, needs: RowNeeds, groupBy?: string): TrainingRow {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error('each line must be a JSON object');
+    throw new Error('each row must be an object');
   }
   const row = value as Record<string, unknown>;
   const input = promptOf(row);
@@ -96,14 +101,15 @@ function outcomeOf(row: Record<string, unknown>): Outcome | undefined {
 }
 
 function correctness(row: Record<string, unknown>, key: string): number {
-  const value = row[key];
+  // CSV gives every value as text.
+  const value = typeof row[key] === 'string' ? textValue(row[key]) : row[key];
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value === 0 || value === 1) return value;
   throw new Error(`"${key}" must be true/false or 1/0`);
 }
 
 function finite(row: Record<string, unknown>, key: string): number {
-  const value = row[key];
+  const value = typeof row[key] === 'string' ? textValue(row[key]) : row[key];
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   throw new Error(`"${key}" must be a number`);
 }
@@ -116,4 +122,11 @@ function tiersOf(row: Record<string, unknown>): Tier[] | undefined {
     throw new Error(`"expected" must be one of ${TIERS.join(', ')}, or a non-empty list of them`);
   }
   return list;
+}
+
+/** A CSV cell as the JSON value it spells (`1`, `true`), or the text itself. */
+function textValue(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true';
+  return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : text;
 }

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { TierOptionsInput } from '../tier/options.js';
 import { type TierWeights, tierWeights } from '../tier/weights.js';
+import { addConfigsOption } from './eval-runner.js';
 import { InputError, readConfigFile } from './io.js';
 
 /** The flags that describe a tier router: options file and trained weights. */
@@ -12,11 +13,16 @@ export interface TierConfigFlags {
   readonly weights?: string;
 }
 
-/** Adds `--config <file>` and `--weights <file>` to a command. */
-export function addTierConfigOptions(command: Command): Command {
-  return command
-    .option('--config <file>', 'tier router options (JSON or YAML)')
-    .option('--weights <file>', 'trained weights (from `triage train --out`)');
+/**
+ * Adds `--config <file>` and `--weights <file>` to a command; with `compare`, `--config` may be
+ * given twice (an evaluation then compares the two).
+ */
+export function addTierConfigOptions(command: Command, compare = false): Command {
+  return (
+    compare
+      ? addConfigsOption(command, 'tier router options')
+      : command.option('--config <file>', 'tier router options (JSON or YAML)')
+  ).option('--weights <file>', 'trained weights (from `triage train --out`)');
 }
 
 /** The router options the flags describe, with trained weights read from their file. */

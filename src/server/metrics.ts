@@ -33,6 +33,13 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  readonly decisionFallbacks = new Counter({
+    name: 'triage_decision_fallbacks_total',
+    help: 'Routing decisions that fell back, by cause (no_llm, llm_timeout, llm_error, llm_invalid, llm_unsure, deadline).',
+    labelNames: ['cause'] as const,
+    registers: [this.registry],
+  });
+
   readonly classification = new Histogram({
     name: 'triage_classification_seconds',
     help: 'Time to decide a request (classification, and the LLM check when asked).',
@@ -123,6 +130,7 @@ export class ServerMetrics {
   decided(routing: Routing): void {
     const { decision } = routing;
     this.decisions.inc({ tier: decision.tier, source: decision.source });
+    if (decision.fallbackCause) this.decisionFallbacks.inc({ cause: decision.fallbackCause });
     this.classification.observe({ source: decision.source }, routing.decideMs / 1000);
     if (decision.llmChecked) this.llmChecks.inc();
     if (decision.llmOverrode) this.llmOverrides.inc();

@@ -202,6 +202,16 @@ describe('the LLM check', () => {
     expect(metrics).toMatch(/triage_decisions_total\{tier="REASONING",source="llm"\} 1/);
   });
 
+  it('says why a decision fell back, in a header and in the metrics', async () => {
+    fake.reply((r) => (r.model === 'checker-model' ? { status: 500, error: 'boom' } : 'answer'));
+    const res = await post(`${url}/v1/chat/completions`, chat(`${AMBIGUOUS} broken`));
+    expect(res.headers['x-triage-source']).toBe('fallback');
+    expect(res.headers['x-triage-fallback-cause']).toBe('llm_error');
+    expect(await server.metrics.render()).toMatch(
+      /triage_decision_fallbacks_total\{cause="llm_error"\} 1/,
+    );
+  });
+
   it('falls back to the safe tier when the LLM check times out', async () => {
     // A server of its own, whose check has a short deadline.
     const quick = await start(fake, checker(fake, 300));

@@ -9,6 +9,7 @@ import { createTierRouter } from '../../tier/router.js';
 import { routingScores } from '../../tier/routing-score.js';
 import { InputError } from '../io.js';
 import { fraction } from '../numbers.js';
+import { wantsJson, writeJson } from '../output.js';
 import { readRoutingRows } from '../routing-rows.js';
 import {
   addTierConfigOptions,
@@ -20,6 +21,7 @@ interface CalibrateFlags extends TierConfigFlags {
   readonly strongShare?: number;
   readonly quality?: number;
   readonly json?: boolean;
+  readonly pretty?: boolean;
 }
 
 /**
@@ -37,10 +39,14 @@ export function registerCalibrate(program: Command): void {
           'share of the strong model’s quality with the fewest strong calls (--quality, needs ' +
           'outcomes: "weak_correct", "strong_correct" or "weak_score", "strong_score")',
       )
-      .argument('<file>', 'JSONL of {"prompt" | "messages" | "input", ...outcomes}')
+      .argument(
+        '<file>',
+        'rows of {"prompt" | "messages" | "input", ...outcomes} (JSONL, JSON or CSV; - for standard input)',
+      )
       .option('--strong-share <x>', 'the share of prompts to send to the strong tier', fraction)
       .option('--quality <y>', 'the share of the strong model’s quality to keep', fraction)
-      .option('--json', 'print one JSON object'),
+      .option('--json', 'print one JSON object, on one line')
+      .option('--pretty', 'print indented JSON (implies --json)'),
   ).action(async (file: string, flags: CalibrateFlags) => {
     if ((flags.strongShare === undefined) === (flags.quality === undefined)) {
       throw new InputError('give one of --strong-share and --quality');
@@ -77,8 +83,8 @@ export function registerCalibrate(program: Command): void {
           }
         : {}),
     };
-    if (flags.json) {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (wantsJson(flags)) {
+      writeJson(result, flags);
       return;
     }
     const lines = [

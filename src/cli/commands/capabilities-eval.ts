@@ -1,15 +1,16 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { evaluatePrematcher, type PrematcherEvaluation } from '../../capabilities/evaluate.js';
 import {
   capabilitiesFromIntents,
+  intentDataset,
   labelledTasks,
-  readIntentDataset,
 } from '../../capabilities/intent-dataset.js';
 import { Prematcher, type PrematcherOptions } from '../../capabilities/prematcher.js';
 import { CapabilityRegistry } from '../../capabilities/registry.js';
 import { writeFiguresHtmlReport } from '../../console/report/cli-report.js';
-import { InputError } from '../io.js';
+import { displayName, InputError, readInputFile } from '../io.js';
 import { fraction, integer } from '../numbers.js';
+import { wantsJson, writeJson } from '../output.js';
 
 /**
  * `triage eval capabilities FILE.json`: measures the local pre-matcher on an intent data set in
@@ -21,7 +22,10 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
   evalCommand
     .command('capabilities')
     .description('measure the local capability pre-matcher on an intent data set (CLINC150 layout)')
-    .argument('<file>', 'the data set (JSON: {"train": [[text, intent], ...], "test": [...]})')
+    .argument(
+      '<file>',
+      'the data set (JSON: {"train": [[text, intent], ...], "test": [...]}; - for standard input)',
+    )
     .option('--split <name>', 'the split to classify', 'test')
     .option('--examples <n>', 'training utterances per intent used as examples', integer, 5)
     .option('--seeds <list>', 'seeds of the choice of examples, comma-separated', seeds, [0])
@@ -31,9 +35,10 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
     .option('--yes-above <x>', 'pre-matcher: select at or above this similarity', fraction)
     .option('--margin <x>', 'pre-matcher: lead needed to select', fraction)
     .option('--min-coverage <x>', 'pre-matcher: decide nothing below this coverage', fraction)
-    .option('--json', 'print one JSON object')
+    .option('--json', 'print one JSON object, on one line')
+    .option('--pretty', 'print indented JSON (implies --json)')
     .action(async (file: string, options: EvalOptions) => {
-      const data = readIntentDataset(file);
+      const data = await readDataset(file);
       const train = data.train;
       const split = data[options.split];
       if (!train) throw new InputError(`${file}: has no "train" split`);
@@ -61,12 +66,24 @@ export function registerCapabilitiesEval(evalCommand: Command): void {
         seeds: options.seeds,
       };
       await writeFiguresHtmlReport(file, { ...header, ...mean });
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify({ ...header, ...mean, runs })}\n`);
+      if (wantsJson(options)) {
+        writeJson({ ...header, ...mean, runs }, options);
         return;
       }
       process.stdout.write(`${formatEvaluation(header, mean)}\n`);
     });
+}
+
+/** The data set of `file` (`-`: standard input); an empty, binary or invalid one is bad input. */
+async function readDataset(file: string) {
+  const text = await readInputFile(file);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${displayName(file)}: not valid JSON (${(error as Error).message})`);
+  }
+  return intentDataset(value, displayName(file));
 }
 
 interface EvalOptions {
@@ -80,12 +97,13 @@ interface EvalOptions {
   readonly margin?: number;
   readonly minCoverage?: number;
   readonly json?: boolean;
+  readonly pretty?: boolean;
 }
 
 function seeds(value: string): number[] {
   return value.split(',').map((part) => {
     const number = Number(part.trim());
-    if (!Number.isInteger(number)) throw new InputError(`not an integer seed: ${part}`);
+    if (!Number.isInteger(number)) throw new InvalidArgumentError(`not an integer seed: ${part}`);
     return number;
   });
 }

@@ -95,7 +95,7 @@ describe('triage capabilities', () => {
   it('fails clearly on an empty task', async () => {
     const { code, err } = await run('capabilities', '   ', '-r', REGISTRY);
     expect(code).toBe(2);
-    expect(err).toContain('capability selection needs a task');
+    expect(err).toContain('the text argument is empty');
   });
 });
 

@@ -1,12 +1,14 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { CapabilityRegistry } from '../../capabilities/registry.js';
 import {
   type CapabilityDecision,
   type CapabilitySelection,
   CapabilitySelector,
 } from '../../capabilities/selection.js';
-import { InputError, readTextArgument } from '../io.js';
+import { failCheck } from '../exit-codes.js';
+import { displayName, readConfigFile, readTextArgument, STDIN } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
+import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../output.js';
 
 /**
  * `triage capabilities "<task>" --registry FILE [--json]`: which capabilities the task needs, with
@@ -15,11 +17,13 @@ import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js'
  * pre-matcher decides alone and the output says so. Exit code 1 when a classification failed.
  */
 export function registerCapabilities(program: Command): void {
-  addLlmOptions(program.command('capabilities'), 'for uncertain capabilities')
+  addOutputOptions(addLlmOptions(program.command('capabilities'), 'for uncertain capabilities'))
     .description('select the capabilities a task needs from a registry file (YAML or JSON)')
-    .argument('[task]', 'the task (default: standard input); /caps:off or /caps:on toggle bypass')
-    .requiredOption('-r, --registry <file>', 'the capability registry (YAML or JSON)')
-    .option('--json', 'print one JSON object')
+    .argument('[task]', 'the task (- or none: standard input); /caps:off or /caps:on toggle bypass')
+    .requiredOption(
+      '-r, --registry <file>',
+      'the capability registry (YAML or JSON; - for standard input, with the task as argument)',
+    )
     .option('--bypass', 'select every capability without classification')
     .option('--no-prematch', 'ask the LLM about every capability (no local pre-matcher)')
     .option('--concurrency <n>', 'LLM calls in flight at once', parseInteger, 5)
@@ -27,7 +31,10 @@ export function registerCapabilities(program: Command): void {
     .option('--seed <n>', 'seed of the examples order in LLM prompts', parseInteger, 0)
     .action(async (task: string | undefined, options: CapabilitiesOptions) => {
       const text = await readTextArgument(task);
-      const registry = CapabilityRegistry.fromFile(options.registry);
+      const registry =
+        options.registry === STDIN
+          ? CapabilityRegistry.fromObject(readConfigFile(STDIN), displayName(STDIN))
+          : CapabilityRegistry.fromFile(options.registry);
       await withLlmProvider(options, async (provider) => {
         const selector = new CapabilitySelector({
           registry,
@@ -40,20 +47,19 @@ export function registerCapabilities(program: Command): void {
         });
         const selection = await selector.select(text);
         const note = noteFor(selection);
-        if (options.json) {
+        if (wantsJson(options)) {
           const { task: _task, ...rest } = selection;
-          process.stdout.write(`${JSON.stringify({ ...rest, ...(note ? { note } : {}) })}\n`);
+          writeJson({ ...rest, ...(note ? { note } : {}) }, options);
         } else {
           process.stdout.write(`${formatSelection(selection, note)}\n`);
         }
-        if (selection.failures.length > 0) process.exitCode = 1;
+        if (selection.failures.length > 0) failCheck();
       });
     });
 }
 
-interface CapabilitiesOptions extends LlmFlags {
+interface CapabilitiesOptions extends LlmFlags, OutputFlags {
   readonly registry: string;
-  readonly json?: boolean;
   readonly bypass?: boolean;
   readonly prematch: boolean;
   readonly concurrency: number;
@@ -63,7 +69,7 @@ interface CapabilitiesOptions extends LlmFlags {
 
 function parseInteger(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number)) throw new InputError(`not an integer: ${value}`);
+  if (!Number.isInteger(number)) throw new InvalidArgumentError(`not an integer: ${value}`);
   return number;
 }
 

@@ -73,7 +73,9 @@ describe('triage context', () => {
     const config = temp('context.json', '{"llm": {"timeoutMs": -5}}');
     const { code, stderr } = await run('context', '--config', config, 'Define entropy');
     expect(code).toBe(2);
-    expect(stderr).toBe(`triage: invalid ${config}: /llm/timeoutMs must be >= 1\n`);
+    expect(stderr).toBe(
+      `triage: invalid ${config}: /llm/timeoutMs must be >= 1 (see 'triage context --help')\n`,
+    );
     const broken = temp('broken.yaml', 'modes: [unclosed');
     const second = await run('context', '--config', broken, 'Define entropy');
     expect(second.code).toBe(2);
@@ -81,7 +83,9 @@ describe('triage context', () => {
       new RegExp(`^triage: ${broken} is not valid JSON or YAML: .+\\n$`),
     );
     const missing = await run('context', '--config', '/nonexistent.yaml', 'x');
-    expect(missing.stderr).toBe('triage: cannot read /nonexistent.yaml: ENOENT\n');
+    expect(missing.stderr).toBe(
+      "triage: cannot read /nonexistent.yaml: ENOENT (see 'triage context --help')\n",
+    );
   });
 });
 
@@ -113,7 +117,7 @@ describe('triage eval context', () => {
     expect(report.confusion.page_grounded_definition.page_grounded_definition).toBe(1);
     const text = await run('eval', 'context', file);
     expect(text.stdout).toContain('accuracy 100.0% (4/4)');
-    expect(text.stdout).toContain('"local_share": 0.5');
+    expect(text.stdout).toMatch(/^local_share +0\.5$/m);
   });
 
   it('rejects a row with an unknown mode, naming the line', async () => {
@@ -176,9 +180,13 @@ describe('triage context and eval context with --llm', () => {
   it('requires --provider when the file lists several, and names an unknown one', async () => {
     const file = providers();
     const several = await run('context', '--llm', file, 'x');
-    expect(several.stderr).toBe(`triage: ${file} lists 2 providers: choose one with --provider\n`);
+    expect(several.stderr).toBe(
+      `triage: ${file} lists 2 providers: choose one with --provider (see 'triage context --help')\n`,
+    );
     const unknown = await run('context', '--llm', file, '--provider', 'zzz', 'x');
-    expect(unknown.stderr).toBe(`triage: ${file} has no provider with id zzz\n`);
+    expect(unknown.stderr).toBe(
+      `triage: ${file} has no provider with id zzz (see 'triage context --help')\n`,
+    );
   });
 
   it('counts LLM calls in the evaluation', async () => {

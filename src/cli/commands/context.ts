@@ -2,25 +2,42 @@ import type { Command } from 'commander';
 import { contextRouterConfig } from '../../context/config.js';
 import { type ContextDecision, ContextRouter } from '../../context/router.js';
 import type { ContextPolicy, ContextRouterConfig } from '../../context/schema.js';
-import { runClassificationEval } from '../eval-runner.js';
-import { readConfigFile, readTextArgument } from '../io.js';
+import { addEvalInputOptions, type EvalInputFlags } from '../eval-input.js';
+import {
+  addConfigsOption,
+  addThresholdOptions,
+  configNames,
+  runClassificationEval,
+  type ThresholdFlags,
+} from '../eval-runner.js';
+import { readConfigFile, readTexts } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
+import {
+  addLinesOption,
+  addOutputOptions,
+  type OutputFlags,
+  SourceCounts,
+  wantsJson,
+  writeJson,
+} from '../output.js';
 
 /**
  * `triage context "<question>"`: how much context a question needs (the original design), and
  * `triage eval context FILE.jsonl`: the router's accuracy on labelled questions.
  */
 
-interface ContextOptions extends LlmFlags {
-  readonly json?: boolean;
+interface ContextOptions extends LlmFlags, OutputFlags {
   readonly config?: string;
+  readonly lines?: boolean;
+}
+
+interface ContextEvalOptions extends LlmFlags, OutputFlags, EvalInputFlags, ThresholdFlags {
+  readonly config?: string[];
 }
 
 /** Adds the options both commands share. */
 function routerOptions(command: Command): Command {
-  return addLlmOptions(command)
-    .option('--json', 'print one JSON object')
-    .option('--config <file>', 'a context router configuration (JSON or YAML)');
+  return addOutputOptions(addLlmOptions(command));
 }
 
 /** Builds the router the options describe, runs `work` with it, and closes the provider. */
@@ -40,35 +57,41 @@ export function registerContext(program: Command): void {
       'decide how much context a question needs: mode, confidence, margin, scores, signals, ' +
         'source and policy (reads standard input when no question is given)',
     )
-    .argument('[question]', 'the question (default: standard input)');
-  routerOptions(command).action(async (question: string | undefined, options: ContextOptions) => {
-    const text = await readTextArgument(question);
-    await withRouter(options, async (router) => {
-      const decision = await router.decide(text);
-      const explained = router.explain(text);
-      const report = {
-        mode: decision.mode,
-        confidence: decision.confidence,
-        margin: explained.margin,
-        source: decision.source,
-        reason: decision.reason,
-        scores: explained.scores,
-        signals: explained.evidence,
-        features: explained.features,
-        local: {
-          mode: explained.mode,
-          confidence: explained.confidence,
-          confident: explained.confident,
-        },
-        ...(decision.llmConfidence === undefined ? {} : { llmConfidence: decision.llmConfidence }),
-        llmMs: decision.llmMs,
-        policy: decision.policy,
-      };
-      process.stdout.write(
-        `${options.json ? JSON.stringify(report) : formatReport(report, router.config)}\n`,
-      );
-    });
-  });
+    .argument('[question]', 'the question (- or none: standard input)')
+    .option('--config <file>', 'a context router configuration (JSON or YAML)');
+  addLinesOption(routerOptions(command)).action(
+    async (question: string | undefined, options: ContextOptions) => {
+      const texts = await readTexts(question, options.lines);
+      await withRouter(options, async (router) => {
+        for (const [i, text] of texts.entries()) {
+          const decision = await router.decide(text);
+          const explained = router.explain(text);
+          const report = {
+            mode: decision.mode,
+            confidence: decision.confidence,
+            margin: explained.margin,
+            source: decision.source,
+            reason: decision.reason,
+            scores: explained.scores,
+            signals: explained.evidence,
+            features: explained.features,
+            local: {
+              mode: explained.mode,
+              confidence: explained.confidence,
+              confident: explained.confident,
+            },
+            ...(decision.llmConfidence === undefined
+              ? {}
+              : { llmConfidence: decision.llmConfidence }),
+            llmMs: decision.llmMs,
+            policy: decision.policy,
+          };
+          if (wantsJson(options)) writeJson(report, options);
+          else process.stdout.write(`${i > 0 ? '\n' : ''}${formatReport(report, router.config)}\n`);
+        }
+      });
+    },
+  );
 }
 
 /** Registers `triage eval context`. */
@@ -76,48 +99,68 @@ export function registerContextEval(evalCommand: Command): void {
   const command = evalCommand
     .command('context')
     .description(
-      'accuracy of the context router on a JSONL file of {"input": question, "expected": mode}',
+      'accuracy of the context router on rows of {"input": question, "expected": mode} ' +
+        '(JSONL, JSON or CSV)',
     )
-    .argument('<file>', 'the labelled JSONL file');
-  routerOptions(command).action(async (file: string, options: ContextOptions) => {
-    await withRouter(options, async (router) => {
-      const modes = router.modes;
-      const local = { decided: 0, correct: 0 };
-      await runClassificationEval(
-        {
+    .argument('<file>', 'the labelled file (- for standard input)');
+  addConfigsOption(command, 'a context router configuration');
+  addThresholdOptions(addEvalInputOptions(routerOptions(command))).action(
+    async (file: string, options: ContextEvalOptions) => {
+      await withLlmProvider(options, async (llm) => {
+        const routers = configNames(options.config).map((path) => {
+          const config = path === undefined ? undefined : loadConfig(path);
+          return { name: path ?? 'default', router: new ContextRouter({ config, llm }) };
+        });
+        const modes = routers[0]!.router.modes;
+        const candidates = routers.map(({ name, router }) => candidateFor(name, router));
+        await runClassificationEval({
           file,
-          json: Boolean(options.json),
+          input: options,
+          output: options,
+          thresholds: options,
           labels: modes,
           show: (row: LabelledQuestion) => row.question,
           parse: (value) => {
             const row = parseLabelled(value, modes);
             return { input: row, expected: row.expected };
           },
-          classify: async (row) => {
-            const decision: ContextDecision = await router.decide(row.question);
-            if (decision.local?.confident) {
-              local.decided++;
-              if (row.expected.includes(decision.local.mode)) local.correct++;
-            }
-            return decision.mode;
-          },
-        },
-        () => {
-          const stats = router.stats;
-          return {
-            local_decided: local.decided,
-            local_share: stats.decisions === 0 ? 0 : local.decided / stats.decisions,
-            local_accuracy: local.decided === 0 ? 0 : local.correct / local.decided,
-            llm_calls: stats.llmCalls,
-            llm_overrode: stats.llmOverrode,
-            llm_timeouts: stats.llmTimeouts,
-            fallbacks: stats.fallbacks,
-            llm_ms: Math.round(stats.llmMs),
-          };
-        },
-      );
-    });
-  });
+          candidates,
+        });
+      });
+    },
+  );
+}
+
+/** One router under evaluation, with the share and accuracy of its local decisions. */
+function candidateFor(name: string, router: ContextRouter) {
+  const local = { decided: 0, correct: 0 };
+  const sources = new SourceCounts();
+  return {
+    name,
+    classify: async (row: LabelledQuestion) => {
+      const decision: ContextDecision = await router.decide(row.question);
+      sources.add(decision);
+      if (decision.local?.confident) {
+        local.decided++;
+        if (row.expected.includes(decision.local.mode)) local.correct++;
+      }
+      return decision.mode;
+    },
+    figures: () => {
+      const stats = router.stats;
+      return {
+        sources: sources.toJSON(),
+        local_decided: local.decided,
+        local_share: stats.decisions === 0 ? 0 : local.decided / stats.decisions,
+        local_accuracy: local.decided === 0 ? 0 : local.correct / local.decided,
+        llm_calls: stats.llmCalls,
+        llm_overrode: stats.llmOverrode,
+        llm_timeouts: stats.llmTimeouts,
+        fallbacks: stats.fallbacks,
+        llm_ms: Math.round(stats.llmMs),
+      };
+    },
+  };
 }
 
 interface LabelledQuestion {
@@ -128,14 +171,18 @@ interface LabelledQuestion {
 function parseLabelled(value: unknown, modes: readonly string[]): LabelledQuestion {
   const row = value as { input?: unknown; expected?: unknown };
   if (typeof row !== 'object' || row === null) throw new Error('a row must be a JSON object');
-  if (typeof row.input !== 'string') throw new Error('"input" must be a string');
+  if (typeof row.input !== 'string') {
+    throw new Error('"input" must be a string (--text-field names another field)');
+  }
   const expected = typeof row.expected === 'string' ? [row.expected] : row.expected;
   if (
     !Array.isArray(expected) ||
     expected.length === 0 ||
     !expected.every((mode) => typeof mode === 'string' && modes.includes(mode))
   ) {
-    throw new Error(`"expected" must be one of (or a list of): ${modes.join(', ')}`);
+    throw new Error(
+      `"expected" must be one of (or a list of): ${modes.join(', ')} (--label-field names another field)`,
+    );
   }
   return { question: row.input, expected: expected as string[] };
 }

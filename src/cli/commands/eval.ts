@@ -23,7 +23,9 @@ export const EVAL_KINDS: readonly RegisterCommand[] = [
 export function registerEval(program: Command): void {
   const command = program
     .command('eval')
-    .description('measure a classifier on a labelled JSONL file (accuracy, confusion, errors)');
+    .description(
+      'measure a classifier on a labelled file: JSONL, JSON or CSV (accuracy, confusion, errors)',
+    );
   for (const register of EVAL_KINDS) register(command);
   for (const kind of command.commands) {
     kind.option('--html <file>', 'also write the report as one self-contained HTML file');

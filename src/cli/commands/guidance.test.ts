@@ -38,12 +38,35 @@ const run = async (...args: string[]) => {
   const text = (spy: typeof out) => spy.mock.calls.map((call) => String(call[0])).join('');
   const result = { code, stdout: text(out), stderr: text(err) };
   vi.restoreAllMocks();
+  process.exitCode = undefined;
   return result;
 };
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('triage guidance', () => {
+  it('exits 1 with --fail-on when a named provider (or any) fires, and 2 for an unknown one', async () => {
+    const file = jsonl('gate.jsonl', TRAJECTORY);
+    expect((await run(file, '--fail-on', 'error_streak')).code).toBe(1);
+    expect((await run(file, '--fail-on', 'any', '--json')).code).toBe(1);
+    expect((await run(file, '--fail-on', 'doom_loop')).code).toBe(0);
+    const unknown = await run(file, '--fail-on', 'nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^triage: --fail-on: no provider nope; the providers are any, .*error_streak.* \(see 'triage guidance --help'\)\n$/,
+    );
+  });
+
+  it('prints one JSON line with --json, and indented JSON with --pretty', async () => {
+    const file = jsonl('json.jsonl', TRAJECTORY);
+    const line = await run(file, '--json');
+    expect(line.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(line.stdout)).toMatchObject({ events: 7 });
+    const pretty = await run(file, '--pretty');
+    expect(JSON.parse(pretty.stdout)).toEqual(JSON.parse(line.stdout));
+    expect(pretty.stdout).toMatch(/^\{\n {2}"events": 7,/);
+  });
+
   it('prints, per turn, the guidance that fires with confidence and reason', async () => {
     const { code, stdout } = await run(jsonl('t.jsonl', TRAJECTORY));
     expect(code).toBe(0);

@@ -9,11 +9,14 @@ import {
   parseTrajectoryEvent,
   TrajectoryEventError,
 } from '../../guidance/index.js';
-import { readJsonl } from '../io.js';
+import { failCheck } from '../exit-codes.js';
+import { displayName, InputError, readJsonl } from '../io.js';
+import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../output.js';
 
-interface GuidanceCommandOptions {
+interface GuidanceCommandOptions extends OutputFlags {
   readonly config?: string;
-  readonly json?: boolean;
+  /** `any`, or provider ids: exit code 1 when one of them fires. */
+  readonly failOn?: readonly string[];
 }
 
 /** One guidance as reported: where it fired and what it says. */
@@ -28,17 +31,30 @@ interface Fired {
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
-/** Registers `triage guidance FILE.jsonl [--config FILE] [--json]`. */
+/** Registers `triage guidance FILE.jsonl [--config FILE] [--fail-on any|IDS] [--json]`. */
 export function registerGuidance(program: Command): void {
-  program
+  const command = program
     .command('guidance')
     .description(
       'replay an agent trajectory (JSONL, one event per line) and show, turn by turn, which guidance fires',
     )
-    .argument('<file>', 'JSONL file of trajectory events (format: docs/guidance.md)')
+    .argument(
+      '<file>',
+      'JSONL file of trajectory events (format: docs/guidance.md; - for standard input)',
+    )
     .option('--config <file>', 'guidance configuration, YAML or JSON (default: built-in providers)')
-    .option('--json', 'print one JSON object instead of text')
-    .action((file: string, options: GuidanceCommandOptions) => runGuidance(file, options));
+    .option(
+      '--fail-on <providers>',
+      'exit with status 1 when guidance fires: any, or comma-separated provider ids (e.g. doom_loop)',
+      (value: string) =>
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter((id) => id !== ''),
+    );
+  addOutputOptions(command).action((file: string, options: GuidanceCommandOptions) =>
+    runGuidance(file, options),
+  );
 }
 
 /** Replays `file` through a guidance engine and prints what fired. */
@@ -61,19 +77,22 @@ async function replay(
   const onError = (failure: ClassifierFailure) => {
     const entry = { line, provider: failure.name, error: describeError(failure.error) };
     failures.push(entry);
-    if (!options.json) {
+    if (!json) {
       process.stderr.write(
-        `triage: warning: ${file}:${line}: ${entry.provider} failed (skipped): ${entry.error}\n`,
+        `triage: warning: ${name}:${line}: ${entry.provider} failed (skipped): ${entry.error}\n`,
       );
     }
   };
   const engine = new GuidanceEngine({ ...config, onError });
+  const failOn = failOnSet(options.failOn, engine.providerIds);
+  const json = wantsJson(options);
+  const name = displayName(file);
   const fired: Fired[] = [];
   let events = 0;
   let shownTurn = Number.NaN;
   for await (const row of readJsonl(file, 'replaying')) {
     line = row.line;
-    const where = `${file}:${row.line}`;
+    const where = `${name}:${row.line}`;
     const event = parseTrajectoryEvent(row.value, where);
     let guidance: Awaited<ReturnType<GuidanceEngine['onEventAsync']>>;
     try {
@@ -96,7 +115,7 @@ async function replay(
         ...(g.metadata === undefined ? {} : { metadata: g.metadata }),
       };
       fired.push(entry);
-      if (!options.json) {
+      if (!json) {
         if (entry.turn !== shownTurn) {
           shownTurn = entry.turn;
           process.stdout.write(`turn ${entry.turn}\n`);
@@ -111,7 +130,8 @@ async function replay(
   const counts: Record<string, number> = {};
   for (const f of fired) counts[f.provider] = (counts[f.provider] ?? 0) + 1;
   const { trajectory, context } = engine;
-  if (options.json) {
+  if (fired.some((f) => failOn === 'any' || failOn?.has(f.provider))) failCheck();
+  if (json) {
     const report = {
       events,
       turns: trajectory.turnCount,
@@ -120,7 +140,7 @@ async function replay(
       fired: counts,
       failures,
     };
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    writeJson(report, options);
     return;
   }
   const summary = Object.entries(counts)
@@ -131,6 +151,22 @@ async function replay(
       `${fired.length === 0 ? 'no guidance fired' : `${fired.length} guidance (${summary})`}` +
       `${failures.length > 0 ? `; ${failures.length} classifier failures` : ''}\n`,
   );
+}
+
+/** What `--fail-on` names: `any`, or provider ids the engine has (another is a usage error). */
+function failOnSet(
+  failOn: readonly string[] | undefined,
+  providerIds: readonly string[],
+): 'any' | ReadonlySet<string> | undefined {
+  if (failOn === undefined) return undefined;
+  if (failOn.includes('any')) return 'any';
+  const unknown = failOn.filter((id) => !providerIds.includes(id));
+  if (unknown.length > 0 || failOn.length === 0) {
+    throw new InputError(
+      `--fail-on: no provider ${unknown.join(', ') || '(none named)'}; the providers are any, ${providerIds.join(', ')}`,
+    );
+  }
+  return new Set(failOn);
 }
 
 /** Control characters (newlines included) of tool names and reasons shown as spaces. */

@@ -30,6 +30,10 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'train', load: async () => (await import('./train.js')).registerTrain },
   { name: 'bench', load: async () => (await import('./bench.js')).registerBench },
   { name: 'serve', load: async () => (await import('./serve.js')).registerServe },
+  {
+    name: 'completion',
+    load: async () => (await import('./completion.js')).registerCompletion,
+  },
 ];
 
 /**

@@ -63,8 +63,37 @@ describe('triage llm check', () => {
     );
     const io = capture();
     expect(await runCli(['node', 'triage', 'llm', 'check', config])).toBe(1);
-    expect(io.out()).toMatch(/^provider oa \(openai, m at http/);
-    expect(io.out()).toMatch(/structured FAILED .* llm_invalid_output: oa: reply does not match/);
+    expect(io.out()).toMatch(
+      /^provider +kind +model +text +structured +result\noa +openai +m +ok \d+ ms +FAILED \d+ ms +FAILED$/m,
+    );
+    expect(io.out()).toMatch(/^oa structured: llm_invalid_output: oa: reply does not match/m);
+  });
+
+  it('checks every provider of the file in parallel, one JSON line each', async () => {
+    fake.script('OK', { json: { ok: true } }, 'OK', { json: { ok: true } });
+    const config = file(
+      'providers.yaml',
+      'providers:\n' +
+        `  - {id: up, kind: ollama, baseUrl: "${fake.url}", model: qwen3}\n` +
+        '  - {id: down, kind: ollama, baseUrl: "http://127.0.0.1:9", model: qwen3, maxRetries: 0}\n',
+    );
+    const io = capture();
+    expect(await runCli(['node', 'triage', 'llm', 'check', config, '--json'])).toBe(1);
+    const lines = io
+      .out()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.provider, line.ok])).toEqual([
+      ['up', true],
+      ['down', false],
+    ]);
+    expect(lines[1].steps[0].error).toMatch(/^llm_/);
+    const text = capture();
+    expect(await runCli(['node', 'triage', 'llm', 'check', config])).toBe(1);
+    expect(text.out()).toMatch(/^up +ollama +qwen3 +ok \d+ ms +ok \d+ ms +ok$/m);
+    expect(text.out()).toMatch(/^down +ollama +qwen3 +FAILED/m);
+    expect(text.out()).toContain('1 of 2 providers failed');
   });
 
   it('fails with one line on a bad configuration or an ambiguous file', async () => {
@@ -73,8 +102,6 @@ describe('triage llm check', () => {
     expect(await runCli(['node', 'triage', 'llm', 'check', bad])).toBe(2);
     expect(io.err()).toMatch(/^triage: invalid .*bad\.json: \/kind must be one of/);
     const two = file('two.json', JSON.stringify([{ id: 'a' }, { id: 'b' }]));
-    expect(await runCli(['node', 'triage', 'llm', 'check', two])).toBe(2);
-    expect(io.err()).toContain('lists 2 providers: choose one with --provider');
     expect(await runCli(['node', 'triage', 'llm', 'check', two, '--provider', 'c'])).toBe(2);
     expect(io.err()).toContain('has no provider with id c');
   });

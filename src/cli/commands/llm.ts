@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { describeError, TriageError } from '../../core/errors.js';
 import { type ConfiguredProvider, createProvider } from '../../llm/config.js';
 import type { CompletionRequest } from '../../llm/types.js';
-import { pickProviderConfig, readConfigFile } from '../io.js';
+import { failCheck } from '../exit-codes.js';
+import { displayName, pickProviderConfig, providerConfigs, readConfigFile } from '../io.js';
+import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../output.js';
 
 /** The answer `triage llm check` asks for in structured form: small and strict-mode compatible. */
 const CHECK_SCHEMA = {
@@ -24,46 +26,76 @@ interface CheckStep {
   readonly error?: string;
 }
 
+/** The check of one provider: both steps. */
+export interface ProviderCheck {
+  readonly provider: string;
+  readonly kind: string;
+  readonly model: string;
+  readonly baseUrl?: string;
+  readonly ok: boolean;
+  readonly steps: readonly CheckStep[];
+}
+
+interface CheckFlags extends OutputFlags {
+  readonly provider?: string;
+}
+
 /** Registers `triage llm check`. */
 export function registerLlm(program: Command): void {
   const llm = program
     .command('llm')
     .description('work with the LLM providers triage asks when its local classifiers are unsure');
-  llm
+  const check = llm
     .command('check')
     .description(
-      'check a provider configuration (JSON or YAML: one provider, a list, or {providers: [...]}) ' +
-        'by asking for a short text answer and a structured (JSON Schema) answer',
+      'check every provider of a configuration (JSON or YAML: one provider, a list, or ' +
+        '{providers: [...]}), in parallel, by asking each for a short text answer and a ' +
+        'structured (JSON Schema) answer; exit status 1 when one fails',
     )
-    .argument('<file>', 'the configuration file')
-    .option('--provider <id>', 'the provider to check, when the file lists several')
-    .option('--json', 'print one JSON object')
-    .action(async (file: string, options: { provider?: string; json?: boolean }) => {
-      const provider = createProvider(
-        pickProviderConfig(readConfigFile(file), file, options.provider),
-        {
-          source: file,
-        },
-      );
-      try {
-        const steps = [
-          await step(provider, 'text', {
-            messages: [{ role: 'user', content: 'Reply with the single word OK.' }],
-            maxTokens: 10,
-          }),
-          await step(provider, 'structured', {
-            messages: [{ role: 'user', content: 'Reply with the JSON object {"ok": true}.' }],
-            maxTokens: 30,
-            schema: CHECK_SCHEMA,
-            schemaName: 'check',
-          }),
-        ];
-        print(provider, steps, options.json === true);
-        if (steps.some((s) => !s.ok)) process.exitCode = 1;
-      } finally {
-        await provider.close();
-      }
-    });
+    .argument('<file>', 'the configuration file (- for standard input)')
+    .option('--provider <id>', 'check only this provider of the file');
+  addOutputOptions(check).action(async (file: string, flags: CheckFlags) => {
+    const config = readConfigFile(file);
+    const entries =
+      flags.provider === undefined
+        ? providerConfigs(config)
+        : [pickProviderConfig(config, displayName(file), flags.provider)];
+    // Every configuration is validated before any request: a bad one is bad input (exit 2).
+    const providers = entries.map((entry) => createProvider(entry, { source: displayName(file) }));
+    try {
+      const checks = await Promise.all(providers.map(checkProvider));
+      if (wantsJson(flags)) for (const c of checks) writeJson(c, flags);
+      else process.stdout.write(formatChecks(checks));
+      if (checks.some((c) => !c.ok)) failCheck();
+    } finally {
+      await Promise.all(providers.map((provider) => provider.close()));
+    }
+  });
+}
+
+/** Asks one provider for a text answer, then a structured one. */
+export async function checkProvider(provider: ConfiguredProvider): Promise<ProviderCheck> {
+  const steps = [
+    await step(provider, 'text', {
+      messages: [{ role: 'user', content: 'Reply with the single word OK.' }],
+      maxTokens: 10,
+    }),
+    await step(provider, 'structured', {
+      messages: [{ role: 'user', content: 'Reply with the JSON object {"ok": true}.' }],
+      maxTokens: 30,
+      schema: CHECK_SCHEMA,
+      schemaName: 'check',
+    }),
+  ];
+  const { id, kind, model, baseUrl } = provider.config;
+  return {
+    provider: id,
+    kind,
+    model,
+    ...(baseUrl ? { baseUrl } : {}),
+    ok: steps.every((s) => s.ok),
+    steps,
+  };
 }
 
 async function step(
@@ -93,20 +125,39 @@ async function step(
   }
 }
 
-function print(provider: ConfiguredProvider, steps: readonly CheckStep[], json: boolean): void {
-  const { id, kind, model, baseUrl } = provider.config;
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ provider: id, kind, model, steps })}\n`);
-    return;
+/**
+ * The checks as a table: provider, kind, model, the latency and result of each step, then the
+ * error of each failed step on a line of its own.
+ */
+export function formatChecks(checks: readonly ProviderCheck[]): string {
+  const header = ['provider', 'kind', 'model', 'text', 'structured', 'result'];
+  const cell = (s: CheckStep | undefined) => (s ? `${s.ok ? 'ok' : 'FAILED'} ${s.ms} ms` : '-');
+  const rows = checks.map((c) => [
+    c.provider,
+    c.kind,
+    c.model,
+    cell(c.steps[0]),
+    cell(c.steps[1]),
+    c.ok ? 'ok' : 'FAILED',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (row: readonly string[]) =>
+    row
+      .map((value, i) => value.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const lines = [line(header), ...rows.map(line)];
+  for (const c of checks) {
+    for (const s of c.steps) {
+      if (!s.ok) lines.push(`${c.provider} ${s.step}: ${s.error ?? 'failed'}`);
+    }
   }
-  const lines = [`provider ${id} (${kind}, ${model}${baseUrl ? ` at ${baseUrl}` : ''})`];
-  for (const s of steps) {
-    const head = `  ${s.step.padEnd(11)}${s.ok ? 'ok    ' : 'FAILED'} ${String(s.ms).padStart(6)} ms`;
-    const tokens =
-      s.inputTokens === undefined ? '' : `  tokens ${s.inputTokens}→${s.outputTokens ?? '?'}`;
-    lines.push(
-      s.ok ? `${head}  model ${s.model}${tokens}  ${s.answer}` : `${head}  ${s.error ?? ''}`,
-    );
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const failed = checks.filter((c) => !c.ok).length;
+  lines.push(
+    '',
+    failed === 0
+      ? `${checks.length} of ${checks.length} providers answered both checks`
+      : `${failed} of ${checks.length} providers failed`,
+  );
+  return `${lines.join('\n')}\n`;
 }

@@ -124,6 +124,6 @@ describe('triage pipeline', () => {
     expect(await pipelineCli('--messages', bad, '--config', config)).toBe(2);
     expect(io.err()).toMatch(/^triage: invalid pipeline messages: \/1\/role must be one of/);
     expect(await pipelineCli('--messages', join(dir, 'none.json'), '--config', config)).toBe(2);
-    expect(io.err()).toMatch(/cannot be read \(ENOENT\)/);
+    expect(io.err()).toMatch(/cannot read \S+none\.json: ENOENT/);
   });
 });

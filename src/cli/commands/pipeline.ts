@@ -1,38 +1,37 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { TriageError } from '../../core/errors.js';
 import { loadPipelineConfig, pipelineFromConfig } from '../../pipeline/config.js';
 import type { PipelineResult } from '../../pipeline/envelope.js';
-import { InputError, readTextArgument } from '../io.js';
+import { displayName, InputError, readInputFile, readTextArgument } from '../io.js';
+import { addOutputOptions, type OutputFlags, wantsJson, writeJson } from '../output.js';
 
 /** The environment variable naming the configuration file when `--config` is not given. */
 export const PIPELINE_CONFIG_ENV = 'TRIAGE_PIPELINE_CONFIG';
 
-interface PipelineCommandOptions {
+interface PipelineCommandOptions extends OutputFlags {
   readonly messages?: string;
   readonly config?: string;
-  readonly json?: boolean;
 }
 
 /** Registers `triage pipeline`. */
 export function registerPipeline(program: Command): void {
-  program
+  const command = program
     .command('pipeline')
     .description(
       'run the classifier pipeline (stock and custom LLM classifiers, merged, a model picked from ' +
         'the catalog) on a message or a conversation, and print the result and its audit',
     )
-    .argument('[message]', 'the user message (default: standard input)')
+    .argument('[message]', 'the user message (- or none: standard input)')
     .option(
       '--messages <file>',
-      'a JSON conversation: [{role, content}, …] or {messages: […]}; a final assistant message is inspected',
+      'a JSON conversation: [{role, content}, …] or {messages: […]} (- for standard input); a final assistant message is inspected',
     )
     .option(
       '--config <file>',
       `the pipeline configuration, JSON or YAML (default: $${PIPELINE_CONFIG_ENV})`,
-    )
-    .option('--json', 'print the whole result as one JSON object')
-    .action(async (message: string | undefined, options: PipelineCommandOptions) => {
+    );
+  addOutputOptions(command).action(
+    async (message: string | undefined, options: PipelineCommandOptions) => {
       const configPath = options.config ?? process.env[PIPELINE_CONFIG_ENV];
       if (!configPath) {
         throw new TriageError(
@@ -42,34 +41,34 @@ export function registerPipeline(program: Command): void {
             '"model": "qwen3:1.7b"}}}; see docs/pipeline.md',
         );
       }
+      // The input first: a bad one is reported without building anything.
+      const messages = options.messages
+        ? await readMessages(options.messages)
+        : [{ role: 'user', content: await readTextArgument(message) }];
       const { pipeline, provider } = pipelineFromConfig(loadPipelineConfig(configPath));
       try {
-        const messages = options.messages
-          ? readMessages(options.messages)
-          : [{ role: 'user', content: await readTextArgument(message) }];
         const last = messages[messages.length - 1] as { role?: unknown } | undefined;
         const result =
           last?.role === 'assistant'
             ? await pipeline.inspect(messages)
             : await pipeline.classify(messages);
-        process.stdout.write(
-          options.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result),
-        );
+        if (wantsJson(options)) writeJson(result, options);
+        else process.stdout.write(formatResult(result));
       } finally {
         await provider.close();
       }
-    });
+    },
+  );
 }
 
-function readMessages(path: string): unknown[] {
+async function readMessages(file: string): Promise<unknown[]> {
+  const text = await readInputFile(file);
+  const path = displayName(file);
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    value = JSON.parse(text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(
-      `${path}: ${code ? `cannot be read (${code})` : `not valid JSON (${(error as Error).message})`}`,
-    );
+    throw new InputError(`${path}: not valid JSON (${(error as Error).message})`);
   }
   const messages =
     value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -10,7 +10,9 @@ import {
 } from '../../eval/routing.js';
 import { createTierRouter } from '../../tier/router.js';
 import { routingScores } from '../../tier/routing-score.js';
+import { addEvalInputOptions, type EvalInputFlags } from '../eval-input.js';
 import { fraction } from '../numbers.js';
+import { wantsJson, writeJson } from '../output.js';
 import { readRoutingRows } from '../routing-rows.js';
 import {
   addTierConfigOptions,
@@ -18,8 +20,9 @@ import {
   tierOptionsFromFlags,
 } from '../tier-config.js';
 
-interface RoutingEvalFlags extends TierConfigFlags {
+interface RoutingEvalFlags extends TierConfigFlags, EvalInputFlags {
   readonly json?: boolean;
+  readonly pretty?: boolean;
   readonly keep: number;
   readonly groupBy?: string;
 }
@@ -29,7 +32,7 @@ const SHARES = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 
 /** Registers `triage eval routing FILE.jsonl`. */
 export function registerRoutingEval(evalCommand: Command): void {
-  addTierConfigOptions(
+  const command = addTierConfigOptions(
     evalCommand
       .command('routing')
       .description(
@@ -38,12 +41,14 @@ export function registerRoutingEval(evalCommand: Command): void {
           'against the share of strong calls, APGR, the random and length-only baselines, and ' +
           'the share of strong calls that keeps 95% of the strong model’s quality',
       )
-      .argument('<file>', 'the outcome JSONL file')
+      .argument('<file>', 'the outcome file (JSONL, JSON or CSV; - for standard input)')
       .option('--keep <x>', 'the share of the strong model’s quality to reach', fraction, 0.95)
       .option('--group-by <field>', 'also report APGR per value of this field (e.g. subject)')
-      .option('--json', 'print one JSON object'),
-  ).action(async (file: string, flags: RoutingEvalFlags) => {
-    const rows = await readRoutingRows(file, 'outcome', flags.groupBy);
+      .option('--json', 'print one JSON object, on one line')
+      .option('--pretty', 'print indented JSON (implies --json)'),
+  );
+  addEvalInputOptions(command).action(async (file: string, flags: RoutingEvalFlags) => {
+    const rows = await readRoutingRows(file, 'outcome', flags.groupBy, flags);
     const router = createTierRouter(tierOptionsFromFlags(flags));
     const outcomes = rows.map((row) => row.outcome!);
     const scores = routingScores(
@@ -56,7 +61,8 @@ export function registerRoutingEval(evalCommand: Command): void {
       ...(flags.groupBy ? { groups: byGroup(rows, scores, flags.keep) } : {}),
     };
     await writeRoutingHtmlReport(file, report);
-    process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+    if (wantsJson(flags)) writeJson(report, flags);
+    else process.stdout.write(formatReport(report));
   });
 }
 

@@ -130,7 +130,9 @@ describe('triage train, calibrate and --weights', () => {
     const bad = file('bad-weights.json', JSON.stringify({ version: 1, fittedTo: 'tiers' }));
     const rejected = await run('tier', '--weights', bad, 'hello');
     expect(rejected.code).toBe(2);
-    expect(rejected.err).toBe(`triage: invalid ${bad}: /boundaries is required\n`);
+    expect(rejected.err).toBe(
+      `triage: invalid ${bad}: /boundaries is required (see 'triage tier --help')\n`,
+    );
   });
 
   it('asks for exactly one calibration target, and for outcomes to calibrate on quality', async () => {

@@ -31,7 +31,7 @@ export function loadServerConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ServerConfig {
   if (path === undefined) return parseServerConfig({}, { env });
-  const value = readConfigFile(path) ?? {};
+  const value = readConfigFile(path, { allowEmpty: true }) ?? {};
   // `tier.weights` may name a weights file, relative to the configuration file.
   const tier = (value as { tier?: unknown } | null)?.tier;
   const config =

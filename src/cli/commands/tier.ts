@@ -8,9 +8,24 @@ import {
   type TierRequest,
   type TierRouter,
 } from '../../tier/index.js';
-import { runClassificationEval } from '../eval-runner.js';
-import { InputError, readTextArgument } from '../io.js';
+import { addEvalInputOptions, type EvalInputFlags } from '../eval-input.js';
+import {
+  addThresholdOptions,
+  configNames,
+  runClassificationEval,
+  type ThresholdFlags,
+} from '../eval-runner.js';
+import { InputError, readTexts } from '../io.js';
 import { addLlmOptions, type LlmFlags, withLlmProvider } from '../llm-option.js';
+import {
+  addLinesOption,
+  addOutputOptions,
+  describeSource,
+  type OutputFlags,
+  SourceCounts,
+  wantsJson,
+  writeJson,
+} from '../output.js';
 import {
   addTierConfigOptions,
   type TierConfigFlags,
@@ -18,16 +33,12 @@ import {
 } from '../tier-config.js';
 
 /** The options both commands share. */
-interface TierFlags extends LlmFlags, TierConfigFlags {
-  readonly json?: boolean;
-}
+interface TierFlags extends LlmFlags, TierConfigFlags, OutputFlags {}
 
-function routerOptions(command: Command): Command {
+function routerOptions(command: Command, compare = false): Command {
   return addTierConfigOptions(
-    addLlmOptions(command, 'to turn on the LLM check of ambiguous prompts').option(
-      '--json',
-      'print one JSON object',
-    ),
+    addOutputOptions(addLlmOptions(command, 'to turn on the LLM check of ambiguous prompts')),
+    compare,
   );
 }
 
@@ -39,9 +50,18 @@ async function withRouter(flags: TierFlags, work: (router: TierRouter) => Promis
   );
 }
 
+interface TierEvalFlags
+  extends LlmFlags,
+    Omit<TierConfigFlags, 'config'>,
+    OutputFlags,
+    EvalInputFlags,
+    ThresholdFlags {
+  readonly config?: string[];
+}
+
 /** Registers `triage tier "<prompt>"`. */
 export function registerTier(program: Command): void {
-  routerOptions(
+  const command = routerOptions(
     program
       .command('tier')
       .description(
@@ -50,48 +70,76 @@ export function registerTier(program: Command): void {
       )
       .argument('[prompt]', 'the prompt (default: standard input)')
       .option('--request', 'the input is an OpenAI chat-completions request (JSON), not a prompt'),
-  ).action(async (prompt: string | undefined, flags: TierFlags & { request?: boolean }) => {
-    const text = await readTextArgument(prompt);
-    const input = flags.request ? parseRequest(text, 'the request') : text;
-    await withRouter(flags, async (router) => {
-      const decision = await router.decide(input);
-      if (flags.json) {
-        const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
-        process.stdout.write(
-          `${JSON.stringify({ ...plainDecision(decision), ...(dimensions ? { dimensions } : {}) })}\n`,
-        );
-      } else {
-        process.stdout.write(formatDecision(decision));
-      }
-    });
-  });
+  );
+  addLinesOption(command).action(
+    async (
+      prompt: string | undefined,
+      flags: TierFlags & { request?: boolean; lines?: boolean },
+    ) => {
+      const texts = await readTexts(prompt, flags.lines);
+      const inputs = texts.map((text, i) =>
+        flags.request
+          ? parseRequest(text, texts.length > 1 ? `the request of line ${i + 1}` : 'the request')
+          : text,
+      );
+      await withRouter(flags, async (router) => {
+        for (const [i, input] of inputs.entries()) {
+          const decision = await router.decide(input);
+          if (wantsJson(flags)) {
+            const dimensions = decision.forced ? undefined : router.scorer.lastDimensionScores();
+            writeJson({ ...plainDecision(decision), ...(dimensions ? { dimensions } : {}) }, flags);
+          } else {
+            process.stdout.write(`${i > 0 ? '\n' : ''}${formatDecision(decision)}`);
+          }
+        }
+      });
+    },
+  );
 }
 
-/** Registers `triage eval tier FILE.jsonl`. */
+/** Registers `triage eval tier FILE`. */
 export function registerTierEval(evalCommand: Command): void {
-  routerOptions(
+  const command = routerOptions(
     evalCommand
       .command('tier')
       .description(
-        'evaluate the tier router on a JSONL file of {"input": "<prompt>" | {"messages": [...]}, ' +
-          '"expected": "SIMPLE" | ["MEDIUM", "COMPLEX"]}; the LLM check is off unless --llm is given',
+        'evaluate the tier router on rows of {"input": "<prompt>" | {"messages": [...]}, ' +
+          '"expected": "SIMPLE" | ["MEDIUM", "COMPLEX"]} (JSONL, JSON or CSV); the LLM check is ' +
+          'off unless --llm is given',
       )
-      .argument('<file>', 'the labelled JSONL file'),
-  ).action(async (file: string, flags: TierFlags) => {
-    await withRouter(flags, (router) =>
-      runClassificationEval(
-        {
+      .argument('<file>', 'the labelled file (- for standard input)'),
+    true,
+  );
+  addThresholdOptions(addEvalInputOptions(command)).action(
+    async (file: string, flags: TierEvalFlags) => {
+      await withLlmProvider(flags, (classifier) => {
+        const candidates = configNames(flags.config).map((config) => {
+          const options = tierOptionsFromFlags({ ...flags, config });
+          const router = createTierRouter(options, classifier ? { classifier } : {});
+          const sources = new SourceCounts();
+          return {
+            name: config ?? 'default',
+            classify: async (input: TierRequest | string) => {
+              const decision = await router.decide(input);
+              sources.add(decision);
+              return decision.tier;
+            },
+            figures: () => ({ sources: sources.toJSON(), stats: router.stats }),
+          };
+        });
+        return runClassificationEval({
           file,
+          input: flags,
           parse: parseTierRow,
-          classify: async (input) => (await router.decide(input)).tier,
           show: showInput,
           labels: TIERS,
-          json: flags.json === true,
-        },
-        () => ({ stats: router.stats }),
-      ),
-    );
-  });
+          candidates,
+          output: flags,
+          thresholds: flags,
+        });
+      });
+    },
+  );
 }
 
 function parseRequest(text: string, where: string): TierRequest {
@@ -116,8 +164,7 @@ export function parseTierRow(value: unknown): {
   input: TierRequest | string;
   expected: string | string[];
 } {
-  if (value === null || typeof value !== 'object')
-    throw new Error('each line must be a JSON object');
+  if (value === null || typeof value !== 'object') throw new Error('each row must be an object');
   const row = value as { input?: unknown; expected?: unknown };
   const input = row.input;
   if (typeof input !== 'string') {
@@ -126,7 +173,10 @@ export function parseTierRow(value: unknown): {
       typeof input !== 'object' ||
       !Array.isArray((input as TierRequest).messages)
     ) {
-      throw new Error('"input" must be a prompt string or an object with a "messages" array');
+      throw new Error(
+        '"input" must be a prompt string or an object with a "messages" array ' +
+          '(--text-field names another field)',
+      );
     }
   }
   const expected = row.expected;
@@ -162,7 +212,7 @@ export function formatDecision(decision: TierDecision): string {
     `tier        ${decision.tier}`,
     `confidence  ${decision.confidence.toFixed(2)}`,
     `score       ${decision.score === null ? '-' : decision.score.toFixed(3)}`,
-    `source      ${decision.source}${decision.fallbackCause ? ` (${decision.fallbackCause})` : ''}${decision.llmMs > 0 ? ` (${Math.round(decision.llmMs)} ms)` : ''}`,
+    `source      ${describeSource(decision)}`,
     `signals     ${decision.signals.join('\n            ') || '-'}`,
     `fallback    ${decision.fallbackChain.join(' → ')}`,
   ];

@@ -9,6 +9,7 @@ import {
 } from '../../tier/train.js';
 import { InputError, readConfigFile } from '../io.js';
 import { count, fraction, integer, nonNegative } from '../numbers.js';
+import { wantsJson, writeJson } from '../output.js';
 import { readRoutingRows } from '../routing-rows.js';
 
 interface TrainFlags {
@@ -22,6 +23,7 @@ interface TrainFlags {
   readonly groupBy?: string;
   readonly config?: string;
   readonly json?: boolean;
+  readonly pretty?: boolean;
 }
 
 /** Registers `triage train FILE --out weights.json`. */
@@ -34,7 +36,7 @@ export function registerTrain(program: Command): void {
         '(dimension weights, boundaries, a learned term over words and text statistics) for ' +
         '--weights and the tier option `weights`, and prints figures on held-out rows',
     )
-    .argument('<file>', 'the labelled JSONL file')
+    .argument('<file>', 'the labelled file (JSONL, JSON or CSV; - for standard input)')
     .requiredOption('--out <file>', 'where to write the weights (JSON)')
     .option('--seed <n>', 'seed of the held-out split', count, 1)
     .option('--holdout <x>', 'share of rows held out of the fit to measure it', fraction, 0.2)
@@ -44,7 +46,8 @@ export function registerTrain(program: Command): void {
     .option('--epochs <n>', 'passes of gradient descent', integer, 300)
     .option('--group-by <field>', 'report held-out APGR per value of this field (e.g. subject)')
     .option('--config <file>', 'the tier router options the weights are for (JSON or YAML)')
-    .option('--json', 'print one JSON object (the figures; the weights go to --out)')
+    .option('--json', 'print one JSON object on one line (the figures; the weights go to --out)')
+    .option('--pretty', 'print indented JSON (implies --json)')
     .action(async (file: string, flags: TrainFlags) => {
       const rows = await readRoutingRows(file, 'label', flags.groupBy);
       const options =
@@ -74,11 +77,8 @@ export function registerTrain(program: Command): void {
         );
       }
       const { weights: _weights, ...figures } = result;
-      process.stdout.write(
-        flags.json
-          ? `${JSON.stringify({ file, out: flags.out, ...figures })}\n`
-          : formatTraining(result, flags.out),
-      );
+      if (wantsJson(flags)) writeJson({ file, out: flags.out, ...figures }, flags);
+      else process.stdout.write(formatTraining(result, flags.out));
     });
 }
 
