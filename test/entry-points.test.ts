@@ -35,10 +35,11 @@ const DOCUMENTED = [
   './server',
   './testing',
   './ai-sdk',
+  './openai-agents',
 ];
 
 /** The framework adapters: built from src/adapters/<name>/, loading their optional peers. */
-const ADAPTERS = new Set(['./ai-sdk']);
+const ADAPTERS = new Set(['./ai-sdk', './openai-agents']);
 
 /**
  * Each code entry point with the source module it is built from: `./x` is bundled from
