@@ -36,10 +36,11 @@ const DOCUMENTED = [
   './testing',
   './ai-sdk',
   './openai-agents',
+  './langchain',
 ];
 
 /** The framework adapters: built from src/adapters/<name>/, loading their optional peers. */
-const ADAPTERS = new Set(['./ai-sdk', './openai-agents']);
+const ADAPTERS = new Set(['./ai-sdk', './openai-agents', './langchain']);
 
 /**
  * Each code entry point with the source module it is built from: `./x` is bundled from
