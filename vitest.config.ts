@@ -16,7 +16,10 @@ export default defineConfig({
   // The examples import the package by name (`triage/ai-sdk`, …): run them on the sources.
   resolve: {
     alias: [
-      { find: /^triage\/(ai-sdk|langchain|openai-agents)$/, replacement: `${SRC}/adapters/$1/index.ts` },
+      {
+        find: /^triage\/(ai-sdk|langchain|openai-agents)$/,
+        replacement: `${SRC}/adapters/$1/index.ts`,
+      },
       { find: /^triage\/([a-z]+)$/, replacement: `${SRC}/$1/index.ts` },
     ],
   },
