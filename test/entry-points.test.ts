@@ -112,7 +112,7 @@ describe('entry points', () => {
         `${file}: ${name} from ${specifier}`,
       ).toBe(true);
     }
-  });
+  }, 60_000); // one TypeScript program over every entry, the frameworks' types included
 
   it('the root leaves internals to the subsystems', () => {
     const root = exportsOfEntries().get(join(ROOT, 'src/index.ts'))!;
