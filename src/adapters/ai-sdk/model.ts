@@ -184,17 +184,15 @@ function resumed(
   reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>,
   metadata: RoutingMetadata,
 ): ReadableStream<LanguageModelV4StreamPart> {
-  let next = 0;
   const tag = (part: LanguageModelV4StreamPart): LanguageModelV4StreamPart =>
     part.type === 'finish'
       ? { ...part, providerMetadata: withTriage(part.providerMetadata, metadata) }
       : part;
   return new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      for (const part of head) controller.enqueue(tag(part));
+    },
     async pull(controller) {
-      if (next < head.length) {
-        controller.enqueue(tag(head[next++]!));
-        return;
-      }
       const { done, value } = await reader.read();
       if (done) controller.close();
       else controller.enqueue(tag(value));

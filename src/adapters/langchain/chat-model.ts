@@ -190,5 +190,6 @@ function tierModelConfig(options: BaseChatModelCallOptions) {
 function modelName(model: TierChatModel): string {
   const named = model as unknown as { model?: unknown; bound?: { model?: unknown } };
   const name = named.model ?? named.bound?.model;
-  return typeof name === 'string' ? name : model.getName();
+  if (typeof name === 'string') return name;
+  return typeof model.getName === 'function' ? model.getName() : 'model';
 }
