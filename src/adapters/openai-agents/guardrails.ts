@@ -7,6 +7,7 @@ import {
   AdapterInjectionScreen,
   type InjectionFinding,
   type InjectionScreenOptions,
+  injectionAction,
 } from '../shared/injection-screen.js';
 import { chatRequestOf, outputText } from './input.js';
 
@@ -30,7 +31,7 @@ function reportingScreen(options: InjectionScreenOptions): {
 } {
   return {
     screen: new AdapterInjectionScreen({ ...options, action: 'flag' }),
-    trips: (options.action ?? 'throw') === 'throw',
+    trips: injectionAction(options) === 'throw',
   };
 }
 

@@ -5,6 +5,7 @@ import type {
   ModelResponse,
   StreamEvent,
 } from '@openai/agents';
+import { ConfigError } from '../../core/errors.js';
 import type { TierDecision } from '../../tier/decision.js';
 import type { Triage } from '../../triage.js';
 import {
@@ -56,13 +57,13 @@ export interface TriageModelProviderOptions {
 export function triageModelProvider(options: TriageModelProviderOptions): ModelProvider {
   const triage = options.triage ?? tierOnlyTriage();
   const targets = new TierTargets(options.tiers, triage, 'triageModelProvider options');
-  for (const tier of ['SIMPLE', 'MEDIUM', 'COMPLEX', 'REASONING'] as const) {
-    if (
-      options.provider === undefined &&
-      targets.of(tier).some((t) => typeof t.model === 'string')
-    ) {
-      throw new TypeError('triageModelProvider: a tier names a model, so `provider` is needed');
-    }
+  const named = Object.values(options.tiers)
+    .flat()
+    .some((model) => typeof model === 'string');
+  if (named && options.provider === undefined) {
+    throw new ConfigError('triageModelProvider options', [
+      { path: '/provider', message: 'is needed to resolve the model names of the tiers' },
+    ]);
   }
   const resolved = new Map<string, Promise<Model>>();
   const resolve = (model: AgentsTierModel): Promise<Model> | Model => {

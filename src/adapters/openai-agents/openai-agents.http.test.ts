@@ -88,6 +88,13 @@ describe('triage/openai-agents', () => {
       expect(streamed.finalOutput).toBe('from the backup');
       expect(fake.chatRequests.map((r) => r.model)).toEqual(['down', 'up', 'down', 'up']);
     });
+
+    it('needs a provider to resolve model names, and says so naming the field', () => {
+      expect(() => triageModelProvider({ tiers: { SIMPLE: 'small' } })).toThrow(/\/provider/);
+      expect(() => injectionInputGuardrail({ action: 'block' as never })).toThrow(
+        /\/action must be 'flag' or 'throw'/,
+      );
+    });
   });
 
   describe('injection guardrails', () => {

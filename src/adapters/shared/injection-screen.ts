@@ -1,4 +1,4 @@
-import { TriageError } from '../../core/errors.js';
+import { ConfigError, TriageError } from '../../core/errors.js';
 import type { Cancellation } from '../../server/decide.js';
 import {
   blockReason,
@@ -45,6 +45,17 @@ export class PromptInjectionError extends TriageError {
   }
 }
 
+/** The action of the options (default `throw`); a `ConfigError` for another value. */
+export function injectionAction(options: InjectionScreenOptions): InjectionAction {
+  const { action = 'throw' } = options;
+  if (action !== 'flag' && action !== 'throw') {
+    throw new ConfigError('injection screen options', [
+      { path: '/action', message: "must be 'flag' or 'throw'" },
+    ]);
+  }
+  return action;
+}
+
 const NO_CANCEL: Cancellation = { signal: new AbortController().signal };
 
 /** A screen bound to its options (see the module comment). */
@@ -54,11 +65,8 @@ export class AdapterInjectionScreen {
   readonly #onFinding: ((finding: InjectionFinding) => void) | undefined;
 
   constructor(options: InjectionScreenOptions = {}) {
-    const { action = 'throw', minLevel = 'high_risk' } = options;
-    if (action !== 'flag' && action !== 'throw') {
-      throw new TypeError(`injection action must be 'flag' or 'throw', not '${String(action)}'`);
-    }
-    this.action = action;
+    const { minLevel = 'high_risk' } = options;
+    this.action = injectionAction(options);
     const triage = options.triage ?? createTriage({ tier: false, context: false });
     this.#screen = new InjectionScreen({ policy: 'block', minLevel }, triage);
     this.#onFinding = options.onFinding;
