@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -8,9 +9,20 @@ import { defineConfig } from 'vitest/config';
  *   nature: load, child processes of the built CLI, evaluations on the public data sets beside the
  *   repository. Its global setup rebuilds `dist/` first, so a child process never runs stale code.
  */
+const SRC = fileURLToPath(new URL('./src', import.meta.url));
 const SLOW = ['src/**/*.slow.test.ts', 'test/**/*.slow.test.ts'];
 
 export default defineConfig({
+  // The examples import the package by name (`triage/ai-sdk`, …): run them on the sources.
+  resolve: {
+    alias: [
+      {
+        find: /^triage\/(ai-sdk|langchain|openai-agents)$/,
+        replacement: `${SRC}/adapters/$1/index.ts`,
+      },
+      { find: /^triage\/([a-z]+)$/, replacement: `${SRC}/$1/index.ts` },
+    ],
+  },
   test: {
     // Tests start real loopback servers; a generous per-test limit keeps a slow CI core from
     // failing a correct test, while hung tests still end.

@@ -16,6 +16,11 @@ export interface BenchCase {
   readonly fn: () => unknown;
   /** The same job done by a peer project, measured in the same run. */
   readonly peer?: { readonly name: string; readonly fn: () => unknown };
+  /**
+   * The name of a case this one contains (listed before it, e.g. the decision an adapter makes):
+   * the runner reports the difference as this case's own overhead.
+   */
+  readonly baseline?: string;
 }
 
 /** One measured case. */
@@ -28,4 +33,7 @@ export interface BenchResult {
   readonly peer_us_per_op?: number;
   /** Peer time / our time. */
   readonly speedup?: number;
+  /** The baseline case, and this case's time beyond it. */
+  readonly baseline?: string;
+  readonly overhead_us?: number;
 }

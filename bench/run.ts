@@ -45,6 +45,14 @@ async function main(): Promise<void> {
         speedup: round(peer.avg / ours.avg),
       };
     }
+    const baseline = results.find((r) => r.name === c.baseline);
+    if (baseline !== undefined) {
+      result = {
+        ...result,
+        baseline: baseline.name,
+        overhead_us: round(result.us_per_op - baseline.us_per_op),
+      };
+    }
     results.push(result);
     if (!json) printRow(result);
   }
@@ -78,8 +86,10 @@ function printRow(r: BenchResult): void {
     r.peer === undefined
       ? ''
       : `   ${r.peer}: ${fmt(r.peer_us_per_op ?? 0)}  (${r.speedup}x faster)`;
+  const overhead =
+    r.overhead_us === undefined ? '' : `   overhead ${fmt(r.overhead_us)} over ${r.baseline}`;
   process.stdout.write(
-    `${r.name.padEnd(24)} ${fmt(r.us_per_op)}  p99 ${fmt(r.p99_us)}  ${r.description}${peer}\n`,
+    `${r.name.padEnd(24)} ${fmt(r.us_per_op)}  p99 ${fmt(r.p99_us)}  ${r.description}${peer}${overhead}\n`,
   );
 }
 

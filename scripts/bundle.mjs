@@ -10,7 +10,7 @@
 // time. TypeBox is bundled too (373 modules of its own); every other package stays a dependency,
 // loaded from node_modules as usual. Classes exist once (shared chunks), so `instanceof` holds
 // across entry points.
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -22,13 +22,17 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /** The packages bundled into triage's own files rather than loaded from node_modules. */
 const BUNDLED = new Set(['typebox']);
 
-/** dist/<name>.js ← src/<name>/index.ts for each subpath; the root and the CLI by hand. */
+/**
+ * dist/<name>.js ← src/<name>/index.ts for each subpath (src/adapters/<name>/index.ts for the
+ * framework adapters); the root and the CLI by hand.
+ */
 function entryPoints() {
   const entries = { index: 'src/index.ts', cli: 'src/cli/main.ts' };
   for (const subpath of Object.keys(pkg.exports)) {
     if (subpath === '.' || subpath === './package.json') continue;
     const name = subpath.slice(2);
-    entries[name] = `src/${name}/index.ts`;
+    const own = `src/${name}/index.ts`;
+    entries[name] = existsSync(join(root, own)) ? own : `src/adapters/${name}/index.ts`;
   }
   return entries;
 }
@@ -46,7 +50,12 @@ await build({
   platform: 'node',
   target: 'node22',
   sourcemap: 'linked',
-  external: Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name)),
+  // Dependencies load from node_modules; the frameworks of the adapters (optional peers) too,
+  // so that only their own entry point ever needs them.
+  external: [
+    ...Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name)),
+    ...Object.keys(pkg.peerDependencies ?? {}),
+  ],
   logLevel: 'warning',
 });
 cpSync(join(root, 'node_modules/typebox/license'), join(dist, 'typebox.LICENSE'));

@@ -1,7 +1,9 @@
 // `npm run test:package`: the package as users get it. Builds and packs it (`npm pack`),
 // installs the tarball into an empty project, then, from there:
 //   - imports every subpath of `exports` in a fresh process, and checks that none but
-//     `triage/server` loads the server's packages (fastify, pino, prom-client, undici);
+//     `triage/server` loads the server's packages (fastify, pino, prom-client, undici), and that
+//     only the adapters (`triage/ai-sdk`, …) load their frameworks (optional peers, installed
+//     beside the tarball at the versions of our devDependencies);
 //   - type-checks a file that imports every subpath (the `types` conditions, NodeNext);
 //   - runs the `triage` binary (`--version`, `tier`);
 //   - checks that the web console's files stay within their budget (300 KB).
@@ -17,6 +19,13 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const SERVER_STACK = ['fastify', 'pino', 'prom-client', 'undici'];
 /** The most the web console's files (dist/console/) may add to the package. */
 const CONSOLE_BUDGET_BYTES = 300 * 1024;
+/** The frameworks of the adapters, and the peer dependencies of those frameworks. */
+const FRAMEWORKS = Object.keys(pkg.peerDependencies ?? {});
+const ADAPTERS = new Set(
+  Object.keys(pkg.exports)
+    .filter((subpath) => pkg.exports[subpath].types?.startsWith('./dist/adapters/'))
+    .map((subpath) => `${pkg.name}/${subpath.slice(2)}`),
+);
 const work = mkdtempSync(join(tmpdir(), 'triage-package-'));
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8' });
 const node = (args, cwd = work) => execFileSync(process.execPath, args, { cwd, encoding: 'utf8' });
@@ -46,7 +55,13 @@ try {
     'docs/images (README screenshots) are not in the package',
   );
   writeFileSync(join(work, 'package.json'), '{ "name": "consumer", "type": "module" }\n');
-  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], work);
+  const peers = FRAMEWORKS.map((name) => `${name}@${pkg.devDependencies[name]}`);
+  // zod: a peer of @openai/agents.
+  const extra = pkg.devDependencies.zod ? [`zod@${pkg.devDependencies.zod}`] : [];
+  npm(
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...peers, ...extra],
+    work,
+  );
 
   const specifiers = Object.keys(pkg.exports)
     .filter((subpath) => subpath !== './package.json')
@@ -69,6 +84,13 @@ try {
       wantServer ? server.includes('fastify') : server.length === 0,
       `${specifier} loads ${server.length === 0 ? 'none' : server.join(', ')} of the server stack`,
     );
+    if (!ADAPTERS.has(specifier)) {
+      const frameworks = FRAMEWORKS.filter((name) => packages.includes(name));
+      check(
+        frameworks.length === 0,
+        `${specifier} loads ${frameworks.length === 0 ? 'no' : frameworks.join(', ')} framework`,
+      );
+    }
   }
 
   const imports = specifiers.map((s, i) => `import * as entry${i} from '${s}';`).join('\n');

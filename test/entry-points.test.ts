@@ -19,6 +19,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   exports: Record<string, Target | string>;
   files: string[];
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 };
 
 const DOCUMENTED = [
@@ -32,7 +34,13 @@ const DOCUMENTED = [
   './llm',
   './server',
   './testing',
+  './ai-sdk',
+  './openai-agents',
+  './langchain',
 ];
+
+/** The framework adapters: built from src/adapters/<name>/, loading their optional peers. */
+const ADAPTERS = new Set(['./ai-sdk', './openai-agents', './langchain']);
 
 /**
  * Each code entry point with the source module it is built from: `./x` is bundled from
@@ -41,7 +49,12 @@ const DOCUMENTED = [
 const entries = Object.entries(pkg.exports)
   .filter((entry): entry is [string, Target] => typeof entry[1] === 'object')
   .map(([subpath, target]) => {
-    const folder = subpath === '.' ? '' : `${subpath.slice(2)}/`;
+    const folder =
+      subpath === '.'
+        ? ''
+        : ADAPTERS.has(subpath)
+          ? `adapters/${subpath.slice(2)}/`
+          : `${subpath.slice(2)}/`;
     return {
       subpath,
       specifier: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
@@ -70,12 +83,22 @@ describe('entry points', () => {
   });
 
   it.each(entries.filter((entry) => entry.subpath !== './server'))(
-    '$specifier loads none of the server stack',
-    async ({ source }) => {
+    '$specifier loads none of the server stack (nor a framework, unless an adapter)',
+    async ({ subpath, source }) => {
       const { packages } = await loadedModules(`await import('./${source}');`);
       for (const name of SERVER_STACK) expect(packages.has(name), name).toBe(false);
+      if (ADAPTERS.has(subpath)) return;
+      for (const name of Object.keys(pkg.peerDependencies ?? {})) {
+        expect(packages.has(name), name).toBe(false);
+      }
     },
   );
+
+  it('the frameworks are optional peer dependencies', () => {
+    const peers = Object.keys(pkg.peerDependencies ?? {});
+    expect(peers.length).toBeGreaterThan(0);
+    for (const name of peers) expect(pkg.peerDependenciesMeta?.[name]).toEqual({ optional: true });
+  });
 
   it('triage/server is the way to the server stack (the probe sees it)', async () => {
     const server = entries.find((entry) => entry.subpath === './server')!;
@@ -95,7 +118,7 @@ describe('entry points', () => {
         `${file}: ${name} from ${specifier}`,
       ).toBe(true);
     }
-  });
+  }, 60_000); // one TypeScript program over every entry, the frameworks' types included
 
   it('the root leaves internals to the subsystems', () => {
     const root = exportsOfEntries().get(join(ROOT, 'src/index.ts'))!;

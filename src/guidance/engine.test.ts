@@ -297,30 +297,67 @@ describe('GuidanceEngine with an LLM provider', () => {
     expect(both.stats).toMatchObject({ events: 1, evaluations: 1, fired: 2 });
   });
 
-  it('fails open when the async classifier throws, and refuses overlapping events', async () => {
+  it('fails open when the async classifier throws, and queues overlapping events', async () => {
     const onError = vi.fn();
     let release: (r: ClassificationResult) => void = () => {};
     const slow = asking(() =>
       slow.calls === 1
         ? new Promise((resolve) => (release = resolve))
-        : Promise.resolve(ClassificationResult.no()),
+        : Promise.resolve(ClassificationResult.yes(0.9, { reason: 'second' })),
     );
     const broken = asking(() => Promise.reject(new Error('down')));
     const engine = new GuidanceEngine({
       providers: [
         { id: 'broken', asyncClassifier: broken, guidance: 'never' },
-        { id: 'slow', asyncClassifier: slow, guidance: 'slow' },
+        { id: 'slow', asyncClassifier: slow, guidance: '{reason}', maxPerTurn: 9 },
       ],
       onError,
     });
-    const first = engine.onEventAsync(ok('a'));
+    const first = engine.decide(ok('a'));
     await vi.waitFor(() => expect(slow.calls).toBe(1));
-    await expect(engine.onEventAsync(ok('b'))).rejects.toThrow(/await onEventAsync/);
-    expect(engine.trajectory.length).toBe(1); // the refused event was not applied
+    const second = engine.decide(ok('b'));
+    const bad = engine.decide({ type: 'tool_result', callId: 'nope', result: { success: true } });
+    const third = engine.decide(ok('c'));
+    expect(engine.pending).toBe(4);
+    expect(engine.trajectory.length).toBe(1); // the others wait their turn
     release(ClassificationResult.no());
     expect(await first).toEqual([]);
+    expect((await second).map((g) => g.message)).toEqual(['second']);
+    await expect(bad).rejects.toThrow(TrajectoryEventError);
+    expect((await third).map((g) => g.message)).toEqual(['second']);
+    await engine.idle();
+    expect(engine.pending).toBe(0);
+    expect(engine.trajectory.recentToolCalls(9).map((c) => c.toolName)).toEqual(['a', 'b', 'c']);
     expect(onError).toHaveBeenCalledWith({ name: 'broken', error: new Error('down') });
-    expect(await engine.onEventAsync(ok('b'))).toEqual([]);
+  });
+
+  it('takes a reset in its place in the queue, and counts deadlines from submission', async () => {
+    let release: (r: ClassificationResult) => void = () => {};
+    const llm = asking(() =>
+      llm.calls === 1
+        ? new Promise((resolve) => (release = resolve))
+        : Promise.resolve(ClassificationResult.yes(0.9, { reason: 'late' })),
+    );
+    const engine = new GuidanceEngine({
+      providers: [
+        { id: 'llm', asyncClassifier: llm, guidance: '{reason}', maxPerTurn: 9 },
+        { id: 'local', classifier: firing('local', (c) => c.toolCallCount === 1), guidance: 'L' },
+      ],
+    });
+    const old = engine.decide(ok('a'));
+    await vi.waitFor(() => expect(llm.calls).toBe(1));
+    const sameSession = engine.decide(ok('b'));
+    expect(() => engine.reset({ id: '' })).toThrow(); // a bad session fails in the caller
+    engine.reset({ id: 'next' });
+    const expired = engine.decide(ok('c'), { deadlineMs: 0 });
+    release(ClassificationResult.no());
+    await old;
+    expect((await sameSession).map((g) => g.message)).toEqual(['late']);
+    // the deadline passed while it waited: applied, local providers only
+    expect((await expired).map((g) => g.message)).toEqual(['L']);
+    expect(engine.context.session.id).toBe('next');
+    expect(engine.trajectory.recentToolCalls(9).map((c) => c.toolName)).toEqual(['c']);
+    expect(llm.calls).toBe(2);
   });
 
   it('honours limits for async providers too', async () => {

@@ -204,8 +204,10 @@ const NONE: readonly Guidance[] = Object.freeze([]);
  * budget is not used up: declared after the local providers, a cheap LLM is asked only when no
  * local signal already answered; declared first, it can win.
  *
- * One engine per agent session. Events must be applied one at a time: await `onEventAsync`
- * before sending the next event.
+ * One engine per agent session. Events may arrive concurrently (parallel tool callbacks): while
+ * an LLM-backed provider evaluates one event, the next ones wait in a queue and are applied and
+ * evaluated one at a time, in the order they were submitted; none is dropped. Each caller gets the
+ * guidance of its own event.
  */
 export class GuidanceEngine {
   readonly maxPerEvent: number;
@@ -220,7 +222,13 @@ export class GuidanceEngine {
   readonly #firedThisTurn: Int32Array;
   #entries: ClassifierEntry<GuidanceContext>[] = [];
   #entriesStale = true;
-  #busy = false;
+  // The queue of an engine with LLM-backed providers: operations submitted and not yet settled,
+  // and the promise the next one waits for. A local-only engine never waits, so never queues.
+  #pending = 0;
+  #tail: Promise<void> = Promise.resolve();
+  readonly #settle = (): void => {
+    this.#pending--;
+  };
   readonly #onError: (failure: ClassifierFailure) => void;
 
   constructor(options: GuidanceEngineOptions = {}) {
@@ -275,6 +283,16 @@ export class GuidanceEngine {
     return { ...this.#stats };
   }
 
+  /** Events (and resets) submitted and not yet evaluated: 0 unless LLM-backed providers wait. */
+  get pending(): number {
+    return this.#pending;
+  }
+
+  /** Resolves once every event submitted so far has been evaluated (at once when none waits). */
+  idle(): Promise<void> {
+    return this.#tail;
+  }
+
   /** How often a provider has fired in this session. */
   fireCount(providerId: string): number {
     return this.#tracker.fireCount(providerId);
@@ -294,6 +312,12 @@ export class GuidanceEngine {
    * no local provider used up the event's budget (each under its own timeout; a provider still
    * waiting at the caller's `deadlineMs` gives no guidance). Never rejects because of a
    * provider: they fail open.
+   *
+   * May be called again before the previous call settled: the event waits its turn and is
+   * applied after every event submitted before it. `deadlineMs` counts from the call, so time
+   * spent waiting is part of it (the event is still applied and its local providers still run).
+   * Rejects with a `TrajectoryEventError` for an event that does not fit the trajectory; the
+   * events behind it go on.
    */
   async decide(event: TrajectoryEvent, options: DecideOptions = {}): Promise<readonly Guidance[]> {
     return this.#onEvent(event, options);
@@ -305,11 +329,10 @@ export class GuidanceEngine {
    * @deprecated Use {@link classify} (the same call under the name every subsystem uses).
    */
   onEvent(event: TrajectoryEvent): readonly Guidance[] {
-    this.#checkIdle();
     if (this.#async.length > 0) {
       throw new TriageError(
         'guidance_async_required',
-        `providers ${this.#async.map((p) => p.name).join(', ')} ask an LLM: use onEventAsync`,
+        `providers ${this.#async.map((p) => p.name).join(', ')} ask an LLM: use decide`,
       );
     }
     this.#builder.onEvent(event);
@@ -327,19 +350,38 @@ export class GuidanceEngine {
     return this.#onEvent(event, signal === undefined ? {} : { signal });
   }
 
-  async #onEvent(event: TrajectoryEvent, options: DecideOptions): Promise<readonly Guidance[]> {
-    this.#checkIdle();
+  #onEvent(event: TrajectoryEvent, options: DecideOptions): Promise<readonly Guidance[]> {
+    if (this.#async.length === 0) return this.#evaluateNow(event);
+    const { signal, deadlineMs } = options;
+    const until = deadlineMs === undefined ? undefined : performance.now() + deadlineMs;
+    const run =
+      this.#pending === 0
+        ? this.#evaluate(event, signal, until)
+        : this.#tail.then(() => this.#evaluate(event, signal, until));
+    this.#pending++;
+    this.#tail = run.then(this.#settle, this.#settle);
+    return run;
+  }
+
+  /** A local-only engine: nothing to wait for, the event is evaluated before the call returns. */
+  async #evaluateNow(event: TrajectoryEvent): Promise<readonly Guidance[]> {
+    this.#builder.onEvent(event);
+    this.#stats.events++;
+    this.#stats.evaluations++;
+    return this.#evaluateLocal([]);
+  }
+
+  /** Applies and evaluates one event; the queue guarantees no other is being evaluated. */
+  async #evaluate(
+    event: TrajectoryEvent,
+    signal: AbortSignal | undefined,
+    until: number | undefined,
+  ): Promise<readonly Guidance[]> {
     this.#builder.onEvent(event);
     this.#stats.events++;
     this.#stats.evaluations++;
     const out: Guidance[] = [];
-    if (this.#async.length === 0) return this.#evaluateLocal(out);
-    this.#busy = true;
-    try {
-      await this.#evaluateInOrder(out, options);
-    } finally {
-      this.#busy = false;
-    }
+    await this.#evaluateInOrder(out, signal, until);
     return out.length > 0 ? out : NONE;
   }
 
@@ -347,9 +389,11 @@ export class GuidanceEngine {
    * Runs the providers in declaration order (first match wins): the local ones before an
    * LLM-backed provider, then it, and so on, so an LLM provider declared first can win.
    */
-  async #evaluateInOrder(out: Guidance[], options: DecideOptions): Promise<void> {
-    const { signal, deadlineMs } = options;
-    const until = deadlineMs === undefined ? undefined : performance.now() + deadlineMs;
+  async #evaluateInOrder(
+    out: Guidance[],
+    signal: AbortSignal | undefined,
+    until: number | undefined,
+  ): Promise<void> {
     let from = 0;
     for (const provider of this.#async) {
       this.#evaluateLocal(out, from, provider.index);
@@ -362,14 +406,23 @@ export class GuidanceEngine {
 
   /**
    * Starts a new session (`session`, or a new id and no data): an empty trajectory, no fires, no
-   * cooldowns. Counters are kept.
+   * cooldowns. Counters are kept. While events wait in the queue, the reset takes its place
+   * behind them: they belong to the old session, the events submitted after it to the new one.
    */
   reset(session?: GuidanceSessionInput): void {
-    this.#checkIdle();
-    this.#builder = this.#newTrajectory(session);
-    this.#tracker = new CooldownTracker();
-    this.#turn = -1;
-    this.#entriesStale = true;
+    const builder = this.#newTrajectory(session); // validates `session` now, in the caller
+    const resetNow = (): void => {
+      this.#builder = builder;
+      this.#tracker = new CooldownTracker();
+      this.#turn = -1;
+      this.#entriesStale = true;
+    };
+    if (this.#pending === 0) {
+      resetNow();
+      return;
+    }
+    this.#pending++;
+    this.#tail = this.#tail.then(resetNow).then(this.#settle);
   }
 
   /** Runs the local providers declared in [from, to), adding what fires to `out`. */
@@ -453,15 +506,6 @@ export class GuidanceEngine {
   #newTrajectory(session: GuidanceSessionInput | undefined): TrajectoryBuilder {
     const { trajectory } = this.#options;
     return new TrajectoryBuilder(session === undefined ? trajectory : { ...trajectory, session });
-  }
-
-  #checkIdle(): void {
-    if (this.#busy) {
-      throw new TriageError(
-        'guidance_busy',
-        'an event arrived while the previous one was still being evaluated: await onEventAsync first',
-      );
-    }
   }
 }
 

@@ -1,0 +1,204 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+  SharedV4ProviderMetadata,
+} from '@ai-sdk/provider';
+import type { TierDecision } from '../../tier/decision.js';
+import { isTier } from '../../tier/tiers.js';
+import type { Triage } from '../../triage.js';
+import {
+  decideTier,
+  type FailedAttempt,
+  type RoutingMetadata,
+  routingMetadata,
+  type TierModels,
+  TierTargets,
+  tierOnlyTriage,
+  tryInOrder,
+} from '../shared/tier-routing.js';
+import { chatRequestOf } from './prompt.js';
+
+/** Options of {@link triageModel}. */
+export interface TriageModelOptions {
+  /** The models of each tier (`{ SIMPLE: cheap, COMPLEX: [strong, backup] }`); at least one. */
+  readonly tiers: TierModels<LanguageModelV4>;
+  /** The front door whose tier part decides (its LLM check when unsure). Default: a local one. */
+  readonly triage?: Triage;
+  /** Most milliseconds the tier decision may spend on its LLM check. */
+  readonly deadlineMs?: number;
+  /** Whether an error moves on to the next model of the chain. Default: any error but an abort. */
+  readonly shouldFallback?: (error: unknown) => boolean;
+  /** Told about each model that failed before the next one is tried. */
+  readonly onFallback?: (failed: FailedAttempt<LanguageModelV4>) => void;
+  /** Told about each routed call: the decision and the metadata added to the result. */
+  readonly onRoute?: (decision: TierDecision, metadata: RoutingMetadata) => void;
+  /** The model id the routing model reports. Default `triage/auto`. */
+  readonly modelId?: string;
+}
+
+/** The key of triage's entry in `providerMetadata` (and of a forced tier in `providerOptions`). */
+export const PROVIDER_KEY = 'triage';
+
+/**
+ * An AI SDK language model that routes each call by tier: it decides the tier of the prompt (the
+ * tier router of the front door), delegates `doGenerate` / `doStream` to the tier's model, moves
+ * down the tier's fallback chain when a model fails before its first chunk, and puts the decision
+ * in `providerMetadata.triage`. A call forces a tier with `providerOptions: { triage: { tier:
+ * 'COMPLEX' } }`.
+ *
+ * ```ts
+ * const model = triageModel({ tiers: { SIMPLE: openai('gpt-4o-mini'), COMPLEX: openai('gpt-4o') } });
+ * const { text, providerMetadata } = await generateText({ model, prompt: 'hi' });
+ * providerMetadata?.triage?.tier; // 'SIMPLE'
+ * ```
+ */
+export function triageModel(options: TriageModelOptions): LanguageModelV4 {
+  return new TriageLanguageModel(options);
+}
+
+class TriageLanguageModel implements LanguageModelV4 {
+  readonly specificationVersion = 'v4';
+  readonly provider = PROVIDER_KEY;
+  readonly modelId: string;
+  // The routed model is known per call only: let the SDK download URLs, every model accepts data.
+  readonly supportedUrls: Record<string, RegExp[]> = {};
+  readonly #triage: Triage;
+  readonly #targets: TierTargets<LanguageModelV4>;
+  readonly #options: TriageModelOptions;
+
+  constructor(options: TriageModelOptions) {
+    this.#options = options;
+    this.#triage = options.triage ?? tierOnlyTriage();
+    this.#targets = new TierTargets(options.tiers, this.#triage, 'triageModel options');
+    this.modelId = options.modelId ?? 'triage/auto';
+  }
+
+  async doGenerate(call: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+    const decision = await this.#decide(call);
+    const attempted = await tryInOrder(
+      this.#targets.of(decision.tier),
+      (target) => target.model.doGenerate(call),
+      this.#fallback(call),
+    );
+    const metadata = this.#audit(decision, attempted);
+    const result = attempted.value;
+    return { ...result, providerMetadata: withTriage(result.providerMetadata, metadata) };
+  }
+
+  async doStream(call: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    const decision = await this.#decide(call);
+    const attempted = await tryInOrder(
+      this.#targets.of(decision.tier),
+      (target) => started(target.model, call),
+      this.#fallback(call),
+    );
+    const metadata = this.#audit(decision, attempted);
+    const { result, head, reader } = attempted.value;
+    return { ...result, stream: resumed(head, reader, metadata) };
+  }
+
+  #decide(call: LanguageModelV4CallOptions): TierDecision | Promise<TierDecision> {
+    const forced = call.providerOptions?.[PROVIDER_KEY]?.tier;
+    const model = isTier(forced) ? `triage/${forced.toLowerCase()}` : undefined;
+    return decideTier(
+      this.#triage,
+      chatRequestOf(call.prompt, model),
+      call.abortSignal,
+      this.#options.deadlineMs,
+    );
+  }
+
+  #fallback(call: LanguageModelV4CallOptions) {
+    return {
+      signal: call.abortSignal,
+      shouldFallback: this.#options.shouldFallback,
+      onFallback: this.#options.onFallback,
+    };
+  }
+
+  #audit(
+    decision: TierDecision,
+    attempted: Parameters<typeof routingMetadata<LanguageModelV4>>[1],
+  ): RoutingMetadata {
+    const metadata = routingMetadata(decision, attempted, modelName);
+    this.#options.onRoute?.(decision, metadata);
+    return metadata;
+  }
+}
+
+function modelName(model: LanguageModelV4): string {
+  return `${model.provider}:${model.modelId}`;
+}
+
+function withTriage(
+  metadata: SharedV4ProviderMetadata | undefined,
+  triage: RoutingMetadata,
+): SharedV4ProviderMetadata {
+  return { ...metadata, [PROVIDER_KEY]: triage as unknown as SharedV4ProviderMetadata[string] };
+}
+
+/** Parts that come before the answer itself: a failure after them is still "before the first chunk". */
+function isPreamble(part: LanguageModelV4StreamPart): boolean {
+  return part.type === 'stream-start' || part.type === 'response-metadata' || part.type === 'raw';
+}
+
+interface StartedStream {
+  readonly result: LanguageModelV4StreamResult;
+  readonly head: LanguageModelV4StreamPart[];
+  readonly reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>;
+}
+
+/**
+ * Starts a stream and reads it up to its first chunk of the answer: an error before it (a failed
+ * request, an error part) fails the attempt so that the next model is tried; after it, the
+ * stream is the caller's, errors included.
+ */
+async function started(
+  model: LanguageModelV4,
+  call: LanguageModelV4CallOptions,
+): Promise<StartedStream> {
+  const result = await model.doStream(call);
+  const reader = result.stream.getReader();
+  const head: LanguageModelV4StreamPart[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (value.type === 'error') throw value.error;
+      head.push(value);
+      if (!isPreamble(value)) break;
+    }
+  } catch (error) {
+    reader.cancel(error).catch(() => {});
+    throw error;
+  }
+  return { result, head, reader };
+}
+
+/** The stream given to the caller: the parts read ahead, then the rest, the audit on `finish`. */
+function resumed(
+  head: LanguageModelV4StreamPart[],
+  reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>,
+  metadata: RoutingMetadata,
+): ReadableStream<LanguageModelV4StreamPart> {
+  const tag = (part: LanguageModelV4StreamPart): LanguageModelV4StreamPart =>
+    part.type === 'finish'
+      ? { ...part, providerMetadata: withTriage(part.providerMetadata, metadata) }
+      : part;
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      for (const part of head) controller.enqueue(tag(part));
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(tag(value));
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
