@@ -71,6 +71,15 @@ describe('extractJson', () => {
     expect(extractJson(input)).toBeUndefined();
   });
 
+  it('reads a reply encoded twice, or quoted around its object', () => {
+    expect(extractJson(JSON.stringify(JSON.stringify({ tier: 'SIMPLE' })))).toEqual({
+      tier: 'SIMPLE',
+    });
+    // fast-check's counterexample: prose of one quote on each side of `{}`.
+    expect(extractJson('"{}"')).toEqual({});
+    expect(extractJson('"just a string"')).toBe('just a string');
+  });
+
   it('finds any JSON object however much prose surrounds it', () => {
     const value = fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean()));
     const prose = fc.string().filter((s) => !s.includes('{') && !s.includes('`'));

@@ -55,14 +55,18 @@ const MAX_OBJECT_CANDIDATES = 32;
 
 /**
  * The JSON value in a reply: the whole reply (reasoning block and code fences stripped) when it
- * parses, else the first
- * balanced `{…}` in it that parses. `undefined` when there is none (JSON `null` is a value).
+ * parses (the object inside, when it is a JSON string holding one), else the first balanced `{…}`
+ * in it that parses. `undefined` when there is none (JSON `null` is a value).
  */
 export function extractJson(text: string): unknown {
   const inner = stripCodeFences(stripReasoning(text)).trim();
   if (inner.length === 0) return undefined;
   try {
-    return JSON.parse(inner);
+    const whole: unknown = JSON.parse(inner);
+    // A JSON string holding an object is a reply encoded twice (`"{\"tier\": \"SIMPLE\"}"`), or
+    // prose in quotes around one: the object inside is the answer.
+    if (typeof whole === 'string' && whole.includes('{')) return extractJson(whole) ?? whole;
+    return whole;
   } catch {
     // Not JSON as a whole: look for an object inside the prose.
   }
