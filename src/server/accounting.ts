@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { CounterStore } from '../state/counter-store.js';
 import { clientLabel } from './client-id.js';
 import type { ServerConfig } from './config.js';
-import { type CostLabels, Costs } from './costs.js';
+import { type CostedUsage, type CostLabels, Costs } from './costs.js';
 import { Limits } from './limits.js';
 import type { Usage } from './protocols/usage.js';
 import { UsageLedger } from './usage-ledger.js';
@@ -55,13 +55,14 @@ export class Accounting {
     return this.limits.enabled ? this.limits.admit(client) : undefined;
   }
 
-  /** Counts an answered request and the usage it reported. */
-  answered(labels: CostLabels, usage: Usage | undefined): void {
+  /** Counts an answered request and the usage it reported; what it cost, when it reported usage. */
+  answered(labels: CostLabels, usage: Usage | undefined): CostedUsage | undefined {
     const costed = usage === undefined ? undefined : this.costs.record(usage, labels);
     this.ledger.record(labels, costed);
     if (costed && this.limits.enabled) {
       const tokens = usage!.inputTokens + usage!.cachedInputTokens + usage!.outputTokens;
       this.limits.spend(labels.client, tokens, costed.costUsd).catch(this.#onError);
     }
+    return costed;
   }
 }

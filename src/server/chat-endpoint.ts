@@ -177,12 +177,17 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
     status: status === 0 ? 499 : status,
   });
   if (closedByServer) metrics.errors.inc({ kind: 'server_shutting_down' });
-  const p = ctx.config.server.log.prompts ? lastUserText(chat.body, 500) : undefined;
-  ctx.recorder?.record(chatTraffic(routing, result, status, chat.started, injection, p));
   const outcome = result?.outcome;
   const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
+  const costed =
+    outcome?.kind === 'answered'
+      ? ctx.accounting.answered({ model, tier, client: chat.client }, result?.usage)
+      : undefined;
+  if (ctx.recorder) {
+    const p = ctx.config.server.log.prompts ? lastUserText(chat.body, 500) : undefined;
+    ctx.recorder.record(chatTraffic(routing, result, status, chat.started, injection, p, costed));
+  }
   if (outcome?.kind === 'answered') {
-    ctx.accounting.answered({ model, tier, client: chat.client }, result?.usage);
     metrics.upstreamLatency.observe(
       { model, kind: outcome.streamed ? 'stream' : 'json' },
       outcome.firstByteMs / 1000,

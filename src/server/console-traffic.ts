@@ -1,4 +1,5 @@
-import type { TrafficEntry } from './console-recorder.js';
+import type { TrafficEntry, TrafficUsage } from './console-recorder.js';
+import type { CostedUsage } from './costs.js';
 import type { InjectionFinding } from './injection-screen.js';
 import type { ProxyResult } from './proxy.js';
 import type { Routing } from './routing.js';
@@ -18,6 +19,7 @@ export function chatTraffic(
   started: number,
   injection: InjectionFinding | undefined,
   prompt: string | undefined,
+  costed?: CostedUsage,
 ): TrafficEntry {
   const { decision } = routing;
   const failures = result?.failures ?? NONE;
@@ -40,6 +42,19 @@ export function chatTraffic(
     injection:
       injection === undefined || injection.riskLevel === 'normal' ? undefined : injection.riskLevel,
     prompt: prompt === undefined ? undefined : prompt.slice(0, MAX_PROMPT_CHARS),
+    usage: costed === undefined ? undefined : usageOf(costed),
+    // A cost only where prices are configured: with a baseline, what the request saved.
+    cost:
+      costed?.baselineUsd === undefined
+        ? undefined
+        : { usd: costed.costUsd, baselineUsd: costed.baselineUsd },
+  };
+}
+
+function usageOf({ usage }: CostedUsage): TrafficUsage {
+  return {
+    promptTokens: usage.inputTokens + usage.cachedInputTokens,
+    completionTokens: usage.outputTokens,
   };
 }
 

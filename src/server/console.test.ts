@@ -175,6 +175,49 @@ describe('the web console', () => {
   });
 });
 
+describe('the live view where costs are configured', () => {
+  let fake: FakeLlmServer;
+  let s: { server: TriageServer; url: string };
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+    s = await start(fake, {
+      costs: {
+        prices: { 'fake/small': { input: 0.5, output: 1.5 }, 'fake/big': { input: 3, output: 15 } },
+        baseline: 'fake/big',
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.server.close();
+    await fake.close();
+  });
+
+  it('shows the tokens of each answered request, its cost and what the baseline would have cost', async () => {
+    fake.reply({ text: 'Paris.', usage: { inputTokens: 1000, outputTokens: 200 } });
+    const messages = await readFeed(
+      s.url,
+      (m) => m.type === 'tick' && m.recent.some((e) => e.cost !== undefined),
+      async () => {
+        const res = await post(`${s.url}/v1/chat/completions`, {
+          ...chat('What is the capital of France?'),
+          model: 'triage/simple',
+        });
+        expect(res.status).toBe(200);
+      },
+    );
+    const tick = messages.at(-1)!;
+    const entry = tick.recent.find((e) => e.cost !== undefined)!;
+    expect(entry.model).toBe('fake/small');
+    expect(entry.usage).toEqual({ promptTokens: 1000, completionTokens: 200 });
+    const usd = (1000 * 0.5 + 200 * 1.5) / 1e6;
+    const baselineUsd = (1000 * 3 + 200 * 15) / 1e6;
+    expect(entry.cost!.usd).toBeCloseTo(usd, 12);
+    expect(entry.cost!.baselineUsd).toBeCloseTo(baselineUsd, 12);
+    const bucket = tick.buckets.find((b) => b.cost !== null)!;
+    expect(bucket.cost!.baselineUsd - bucket.cost!.usd).toBeCloseTo(baselineUsd - usd, 12);
+  });
+});
+
 describe('the console behind client keys, and turned off', () => {
   let fake: FakeLlmServer;
   beforeAll(async () => {
