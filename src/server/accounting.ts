@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { CounterStore } from '../state/counter-store.js';
+import type { AgentReport } from './agents/agent-stage.js';
 import { clientLabel } from './client-id.js';
 import type { ServerConfig } from './config.js';
 import { type CostedUsage, type CostLabels, Costs } from './costs.js';
@@ -53,6 +54,12 @@ export class Accounting {
    */
   admit(client: string): Promise<void> | undefined {
     return this.limits.enabled ? this.limits.admit(client) : undefined;
+  }
+
+  /** Prices what the agent stage removed from an answered request (tools, trimmed history). */
+  agentSavings(labels: CostLabels, report: AgentReport): void {
+    if (report.tools) this.costs.removed(report.tools.tokensRemoved, 'tools', labels);
+    if (report.trim) this.costs.removed(report.trim.tokensRemoved, 'trim', labels);
   }
 
   /** Counts an answered request and the usage it reported; what it cost, when it reported usage. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentReport } from './agents/agent-stage.js';
-import { agentLog, forwardedChat } from './agents/chat-agents.js';
+import { AGENT_ENDPOINTS, agentLog, forwardedChat, reparsed } from './agents/chat-agents.js';
 import type { ParsedBody } from './body.js';
 import { lastUserText } from './body.js';
 import { decideChat } from './chat-decision.js';
@@ -64,7 +64,7 @@ export function proxiedHandler(
     // body it changed is read again, so that every attempt sends the changed one.
     let agents: AgentReport | undefined;
     let agentHeaders: Record<string, string> = {};
-    if (protocol.endpoint === CHAT_COMPLETIONS.endpoint) {
+    if (AGENT_ENDPOINTS.has(protocol.endpoint)) {
       const parsed = request.body as ParsedBody;
       const chat = { body, raw: parsed.raw, modelValue: parsed.modelValue };
       const shaping = forwardedChat(ctx, chat, request.headers, exchange, reply);
@@ -73,9 +73,8 @@ export function proxiedHandler(
       agents = sent.report;
       agentHeaders = sent.headers;
       if (sent.body !== body) {
-        // `modelValue` undefined (the body was serialised again): the model is found again.
-        const modelValue = sent.modelValue as ParsedBody['modelValue'];
-        inbound = protocol.read({ json: sent.body, raw: sent.raw, modelValue });
+        const as = ctx.agents.section.guidance.as;
+        inbound = protocol.read(reparsed(protocol.endpoint, parsed, sent, as));
       }
     }
     const extraHeaders = { ...decision.headers, ...agentHeaders };
@@ -179,10 +178,10 @@ function record(ctx: ServerContext, chat: ChatOutcome): void {
   if (closedByServer) metrics.errors.inc({ kind: 'server_shutting_down' });
   const outcome = result?.outcome;
   const interrupted = outcome?.kind === 'answered' ? outcome.interrupted : undefined;
+  const labels = { model, tier, client: chat.client };
   const costed =
-    outcome?.kind === 'answered'
-      ? ctx.accounting.answered({ model, tier, client: chat.client }, result?.usage)
-      : undefined;
+    outcome?.kind === 'answered' ? ctx.accounting.answered(labels, result?.usage) : undefined;
+  if (outcome?.kind === 'answered' && chat.agents) ctx.accounting.agentSavings(labels, chat.agents);
   if (ctx.recorder) {
     const p = ctx.config.server.log.prompts ? lastUserText(chat.body, 500) : undefined;
     ctx.recorder.record(chatTraffic(routing, result, status, chat.started, injection, p, costed));

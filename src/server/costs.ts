@@ -50,6 +50,7 @@ export class Costs {
   readonly #cost: Counter<'model' | 'tier' | 'client'>;
   readonly #baselineCost: Counter<'model' | 'tier' | 'client'>;
   readonly #savings: Gauge<'model' | 'tier' | 'client'>;
+  readonly #removed: Counter<'model' | 'tier' | 'client' | 'by'>;
   readonly #prices = new Map<string, Price | undefined>();
 
   constructor(section: CostsSection, registry: Registry) {
@@ -80,6 +81,25 @@ export class Costs {
       labelNames,
       registers: [registry],
     });
+    this.#removed = new Counter({
+      name: 'triage_agent_savings_usd_total',
+      help: 'What the prompt tokens removed by the agent stage (by tools or trim) would have cost as input on the model that answered, in US dollars.',
+      labelNames: [...labelNames, 'by'] as const,
+      registers: [registry],
+    });
+  }
+
+  /**
+   * Prices the prompt tokens the agent stage removed from a request (`by` tool selection or
+   * trimming) at the input price of the model that answered, and counts them: what the request
+   * would have cost more with them. 0 when the model has no price.
+   */
+  removed(tokens: number, by: 'tools' | 'trim', labels: CostLabels): number {
+    const price = this.#priceOf(labels.model);
+    if (price === undefined || tokens <= 0) return 0;
+    const usd = (tokens * price.input) / TOKENS_PER_PRICE;
+    this.#removed.inc({ ...labels, by }, usd);
+    return usd;
   }
 
   /** Takes new prices and baseline (a reloaded configuration); the counters carry on. */

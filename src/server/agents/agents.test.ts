@@ -100,6 +100,28 @@ describe('agent stage: tool selection', () => {
     expect(await metric(h, 'triage_agent_tokens_removed_total{by="tools"}')).toBeGreaterThan(0);
   });
 
+  it('prices the tokens it removed at the input price of the model that answered', async () => {
+    const prices = { input: 2, output: 8 };
+    const h = await serve(
+      { tools: { enabled: true } },
+      {
+        costs: {
+          prices: {
+            'fake/small': prices,
+            'fake/mid-a': prices,
+            'fake/big': prices,
+            'fake/think': prices,
+          },
+        },
+      },
+    );
+    const { answer } = await send(h, scenario(1).requests[2]);
+    expect(answer.status).toBe(200);
+    const tokens = await metric(h, 'triage_agent_tokens_removed_total{by="tools"}');
+    expect(tokens).toBeGreaterThan(0);
+    expect(await metric(h, 'triage_agent_savings_usd_total')).toBeCloseTo((tokens * 2) / 1e6, 12);
+  });
+
   it('never removes a tool the conversation called or tool_choice names', async () => {
     const h = await serve({ tools: { enabled: true } });
     const request = {

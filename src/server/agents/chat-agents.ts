@@ -1,9 +1,11 @@
 import type { FastifyReply } from 'fastify';
+import type { ParsedBody } from '../body.js';
 import type { ChatRequestBody } from '../decide.js';
 import type { Exchange } from '../exchange.js';
 import type { ByteSpan } from '../json-scan.js';
 import { GONE, type ServerContext, unlessGone } from '../server-context.js';
 import type { AgentReport } from './agent-stage.js';
+import { messagesForwarded } from './messages-agents.js';
 
 /**
  * The agent stage on the chat path: the request as it is to be forwarded (re-serialised only
@@ -21,6 +23,30 @@ export interface ForwardedChat {
 }
 
 type Forwarded = ForwardedChat | typeof GONE;
+
+/**
+ * The endpoints whose requests go through the stage: chat completions, and Anthropic messages
+ * (the stage reads their chat-completions form; {@link reparsed} applies its work to theirs).
+ */
+export const AGENT_ENDPOINTS: ReadonlySet<string> = new Set(['chat', 'messages']);
+
+/**
+ * The body a changed request is read again from, in its endpoint's own format: the stage's chat
+ * body for chat completions, the client's Messages body with the stage's work done to it for
+ * Anthropic messages. `modelValue` is left out: the body was serialised again, and the model is
+ * found again where needed.
+ */
+export function reparsed(
+  endpoint: string,
+  parsed: ParsedBody,
+  sent: ForwardedChat,
+  as: 'system' | 'user',
+): ParsedBody {
+  const modelValue = undefined as unknown as ParsedBody['modelValue'];
+  if (endpoint !== 'messages') return { json: sent.body, raw: sent.raw, modelValue };
+  const json = messagesForwarded(parsed.json as Record<string, unknown>, sent.report!, as);
+  return { json, raw: Buffer.from(JSON.stringify(json)), modelValue };
+}
 
 /** Runs the agent stage over a chat request (see `AgentStage.apply`). */
 export function forwardedChat(
