@@ -1,5 +1,6 @@
 import { dataEvent, jsonData, type SseEvent, sseEvents } from './sse-events.js';
 import { openAiFinishReason } from './stop-reasons.js';
+import { textDeltaLiteral } from './text-delta.js';
 import { mergeUsage, openAiUsage, type Usage, usageFromAnthropic } from './usage.js';
 
 /**
@@ -75,6 +76,8 @@ export class AnthropicToOpenAiStream {
   /** Tool-call index of each content block index that is a `tool_use`. */
   readonly #tools = new Map<number, number>();
   #done = false;
+  /** A text chunk up to its content (set with the id, creation time and model). */
+  #textHead = textHead(this.#id, this.#created, this.#model);
 
   constructor(includeUsage: boolean) {
     this.#includeUsage = includeUsage;
@@ -108,6 +111,9 @@ export class AnthropicToOpenAiStream {
   }
 
   #event({ event, data }: SseEvent): string {
+    // Text deltas, most of a stream: their escaped text spliced into a prepared chunk.
+    const text = textDeltaLiteral(data);
+    if (text !== undefined) return `${this.#textHead}${text}${TEXT_TAIL}`;
     const value = jsonData(data);
     if (value === undefined) return '';
     const type = typeof value.type === 'string' ? value.type : event;
@@ -117,6 +123,7 @@ export class AnthropicToOpenAiStream {
         if (typeof message.id === 'string') this.#id = message.id;
         if (typeof message.model === 'string') this.#model = message.model;
         this.#created = created();
+        this.#textHead = textHead(this.#id, this.#created, this.#model);
         this.#usage = mergeUsage(this.#usage, usageFromAnthropic(message.usage));
         return this.#chunk({ role: 'assistant', content: '' });
       }
@@ -187,4 +194,19 @@ export class AnthropicToOpenAiStream {
     }
     return `${out}data: [DONE]\n\n`;
   }
+}
+
+/** What follows a text chunk's content: as `dataEvent` writes a chunk (same fields, same order). */
+const TEXT_TAIL = '},"logprobs":null,"finish_reason":null}]}\n\n';
+
+/** What precedes a text chunk's content (`#chunk({content})` cut before the text). */
+function textHead(id: string, createdAt: number, model: string): string {
+  const chunk = dataEvent({
+    id,
+    object: 'chat.completion.chunk',
+    created: createdAt,
+    model,
+    choices: [{ index: 0, delta: { content: '' }, logprobs: null, finish_reason: null }],
+  });
+  return chunk.slice(0, chunk.indexOf('"content":') + '"content":'.length);
 }
