@@ -5,6 +5,7 @@ import { errorBody } from './errors.js';
 import { type CancellableAttempt, type Exchange, sendShuttingDown } from './exchange.js';
 import { passUpstreamHeaders } from './headers.js';
 import type { AnswerRelay } from './protocols/relay.js';
+import { jsonData } from './protocols/sse-events.js';
 import { EventFramer, firstDataEvent, isEventStream, sseErrorEvent } from './sse.js';
 import {
   describeCause,
@@ -377,14 +378,19 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
         ms,
       };
     }
-    if (status < 300 && !isJsonObject(payload)) {
+    // Parsed once: the check that the answer is a JSON object, and what the relay reads from it.
+    const answer = status < 300 ? jsonData(payload.toString('utf8')) : undefined;
+    if (status < 300 && answer === undefined) {
       const detail = `HTTP ${status} with a body that is not a JSON answer`;
       return { kind: 'failed', reason: 'invalid_answer', detail, ms };
     }
     const out = secrets.redactHeaders(passUpstreamHeaders(this.#responseHeaders, this.#headers));
     const relay = this.#relay;
     if (relay) {
-      payload = status < 300 ? relay.whole(payload) : relay.error(status, payload, this.#target);
+      payload =
+        answer !== undefined
+          ? relay.whole(payload, answer)
+          : relay.error(status, payload, this.#target);
       out['content-type'] = 'application/json';
     } else if (status >= 400 && providerMessageOf(payload, true) === undefined) {
       // Not an OpenAI-style error body: say so in one, keeping what the upstream said.
@@ -447,16 +453,6 @@ class UpstreamCall implements Dispatcher.DispatchHandler, CancellableAttempt {
       interrupted,
       ...(closedByServer ? { closedByServer: true as const } : {}),
     };
-  }
-}
-
-/** Whether `payload` is a JSON object: what a non-streamed chat answer is. */
-function isJsonObject(payload: Buffer): boolean {
-  try {
-    const value: unknown = JSON.parse(payload.toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
   }
 }
 

@@ -95,7 +95,9 @@ export function proxiedHandler(
         onFailure,
         extraHeaders,
         deadline,
-        prepare: (target) => inbound.prepare(target, upstreams.get(target.model.provider)),
+        // The request's own method (it keeps its state in its closure, not in `this`): no
+        // function made per request for it.
+        prepare: inbound.prepare,
         client: protocol.client,
       });
     } catch (error) {

@@ -42,7 +42,25 @@ function baselineOf(section: CostsSection): Price | undefined {
   return section.baseline === undefined ? undefined : priceOf(section, section.baseline);
 }
 
-/** Prices answers and counts their tokens and cost. */
+/** What the answers of one model, tier and client added since the metrics were last read. */
+interface Pending {
+  readonly labels: CostLabels;
+  input: number;
+  cachedInput: number;
+  output: number;
+  costUsd: number;
+  baselineUsd: number;
+  savingsUsd: number;
+  /** Whether a baseline priced them (the baseline's counters are left alone otherwise). */
+  baselined: boolean;
+}
+
+/**
+ * Prices answers and counts their tokens and cost. The counts of each model, tier and client are
+ * summed in plain numbers and handed to the Prometheus metrics when those are read (their
+ * `collect`): a labelled `inc` hashes its labels, and five of them per answer cost more than the
+ * rest of the accounting.
+ */
 export class Costs {
   #section: CostsSection;
   #baseline: Price | undefined;
@@ -52,34 +70,41 @@ export class Costs {
   readonly #savings: Gauge<'model' | 'tier' | 'client'>;
   readonly #removed: Counter<'model' | 'tier' | 'client' | 'by'>;
   readonly #prices = new Map<string, Price | undefined>();
+  /** Counts not yet in the metrics, by `model`, `tier` and `client` (NUL-separated). */
+  #pending = new Map<string, Pending>();
 
   constructor(section: CostsSection, registry: Registry) {
     this.#section = section;
     this.#baseline = baselineOf(section);
     const labelNames = ['model', 'tier', 'client'] as const;
+    const collect = () => this.#flush();
     this.#tokens = new Counter({
       name: 'triage_tokens_total',
       help: 'Tokens of answers by model, tier, client and kind (input, cached_input, output), as the upstream reported them.',
       labelNames: [...labelNames, 'kind'] as const,
       registers: [registry],
+      collect,
     });
     this.#cost = new Counter({
       name: 'triage_cost_usd_total',
       help: 'What answers cost, in US dollars, at the configured prices, by model, tier and client.',
       labelNames,
       registers: [registry],
+      collect,
     });
     this.#baselineCost = new Counter({
       name: 'triage_baseline_cost_usd_total',
       help: 'What the same tokens would have cost on the baseline model (costs.baseline), in US dollars.',
       labelNames,
       registers: [registry],
+      collect,
     });
     this.#savings = new Gauge({
       name: 'triage_savings_usd',
       help: 'Baseline cost minus cost, in US dollars, by model, tier and client (negative: dearer than the baseline).',
       labelNames,
       registers: [registry],
+      collect,
     });
     this.#removed = new Counter({
       name: 'triage_agent_savings_usd_total',
@@ -118,17 +143,48 @@ export class Costs {
   record(usage: Usage, labels: CostLabels): CostedUsage {
     const price = this.#priceOf(labels.model);
     const costUsd = price === undefined ? 0 : costOf(usage, price);
-    this.#tokens.inc({ ...labels, kind: 'input' }, usage.inputTokens);
-    if (usage.cachedInputTokens > 0) {
-      this.#tokens.inc({ ...labels, kind: 'cached_input' }, usage.cachedInputTokens);
+    const key = `${labels.model}\0${labels.tier}\0${labels.client}`;
+    let pending = this.#pending.get(key);
+    if (pending === undefined) {
+      pending = {
+        labels: { model: labels.model, tier: labels.tier, client: labels.client },
+        input: 0,
+        cachedInput: 0,
+        output: 0,
+        costUsd: 0,
+        baselineUsd: 0,
+        savingsUsd: 0,
+        baselined: false,
+      };
+      this.#pending.set(key, pending);
     }
-    this.#tokens.inc({ ...labels, kind: 'output' }, usage.outputTokens);
-    this.#cost.inc(labels, costUsd);
+    pending.input += usage.inputTokens;
+    pending.cachedInput += usage.cachedInputTokens;
+    pending.output += usage.outputTokens;
+    pending.costUsd += costUsd;
     if (this.#baseline === undefined) return { usage, costUsd };
     const baselineUsd = costOf(usage, this.#baseline);
-    this.#baselineCost.inc(labels, baselineUsd);
-    this.#savings.inc(labels, baselineUsd - costUsd);
+    pending.baselineUsd += baselineUsd;
+    pending.savingsUsd += baselineUsd - costUsd;
+    pending.baselined = true;
     return { usage, costUsd, baselineUsd };
+  }
+
+  /** Hands the pending counts to the metrics (called when any of them is read). */
+  #flush(): void {
+    if (this.#pending.size === 0) return;
+    const pending = this.#pending;
+    this.#pending = new Map();
+    for (const p of pending.values()) {
+      const { labels } = p;
+      this.#tokens.inc({ ...labels, kind: 'input' }, p.input);
+      if (p.cachedInput > 0) this.#tokens.inc({ ...labels, kind: 'cached_input' }, p.cachedInput);
+      this.#tokens.inc({ ...labels, kind: 'output' }, p.output);
+      this.#cost.inc(labels, p.costUsd);
+      if (!p.baselined) continue;
+      this.#baselineCost.inc(labels, p.baselineUsd);
+      this.#savings.inc(labels, p.savingsUsd);
+    }
   }
 
   #priceOf(model: string): Price | undefined {

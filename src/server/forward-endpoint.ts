@@ -99,8 +99,7 @@ async function forward(
       decisionHeaders: false,
       onFailure: ctx.metrics.failed.bind(ctx.metrics),
       deadline,
-      prepare: (target) => {
-        const upstream = ctx.upstreams.get(target.model.provider);
+      prepare: (target, upstream) => {
         return {
           body:
             body.model === target.model.model

@@ -17,7 +17,7 @@ import type { AnswerRelay } from './protocols/relay.js';
 import type { Usage } from './protocols/usage.js';
 import type { RequestDeadline } from './request-deadline.js';
 import type { Routing } from './routing.js';
-import type { Upstreams } from './upstreams.js';
+import type { Upstream, Upstreams } from './upstreams.js';
 
 /**
  * Proxies one chat request along its targets: each model of the decided tier, then up the
@@ -64,7 +64,7 @@ export interface ProxyOptions {
    * What to send to each target (the body in its upstream's wire format, and the relay of its
    * answer); default: the client's bytes with `model` rewritten, the answer passed through.
    */
-  readonly prepare?: (target: Target) => PreparedAttempt;
+  readonly prepare?: (target: Target, upstream: Upstream) => PreparedAttempt;
   /** The client's wire format, for the errors the proxy writes itself. Default OpenAI's. */
   readonly client?: ClientProtocol;
 }
@@ -107,10 +107,11 @@ export async function proxyChat(
     const headers: OutgoingHttpHeaders = options.decisionHeaders
       ? { ...options.extraHeaders, ...decisionHeaders(routing, target.model.id, failures.length) }
       : { ...options.extraHeaders };
-    const prepared = options.prepare?.(target);
+    const upstream = options.upstreams.get(target.model.provider);
+    const prepared = options.prepare?.(target, upstream);
     last = await attempt(
       exchange,
-      options.upstreams.get(target.model.provider),
+      upstream,
       target,
       prepared?.body ?? bodyFor(body, raw, target, options.modelValue),
       headers,

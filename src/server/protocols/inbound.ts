@@ -16,8 +16,11 @@ export interface InboundRequest {
   readonly chat: ChatRequestBody;
   /** Whether the client asked for a stream. */
   readonly stream: boolean;
-  /** The body and answer relay of an attempt at `target`, whose upstream is `upstream`. */
-  prepare(target: Target, upstream: Upstream): PreparedAttempt;
+  /**
+   * The body and answer relay of an attempt at `target`, whose upstream is `upstream`. Called
+   * unbound (the proxy is handed the function itself): it keeps its state in its closure.
+   */
+  readonly prepare: (target: Target, upstream: Upstream) => PreparedAttempt;
 }
 
 /** A client-facing wire format of a proxied endpoint. */

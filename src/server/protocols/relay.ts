@@ -14,8 +14,11 @@ import { mergeUsage, type Usage, usageFromAnthropic, usageFromOpenAi } from './u
 export interface AnswerRelay {
   /** The upstream path the request goes to (e.g. `/v1/messages`). */
   readonly path: string;
-  /** A whole 2xx answer (a JSON object) as the client gets it. */
-  whole(payload: Buffer): Buffer;
+  /**
+   * A whole 2xx answer as the client gets it: its bytes, and the JSON object they hold (parsed
+   * once by the caller, which checks that an answer is one).
+   */
+  whole(payload: Buffer, answer: Record<string, unknown>): Buffer;
   /** An upstream's error answer (a status the proxy relays) as the client gets it. */
   error(status: number, payload: Buffer, target: Target): Buffer;
   /** Complete events of a stream as the client gets them (empty: nothing to send for them). */
@@ -58,9 +61,9 @@ export class PassThroughRelay implements AnswerRelay {
     return this.#usage;
   }
 
-  whole(payload: Buffer): Buffer {
-    if (payload.indexOf(USAGE_KEY) >= 0) {
-      const usage = jsonData(payload.toString('utf8'))?.usage;
+  whole(payload: Buffer, answer: Record<string, unknown>): Buffer {
+    const usage = answer.usage;
+    if (usage !== undefined) {
       this.#usage =
         this.#format === 'anthropic' ? usageFromAnthropic(usage) : usageFromOpenAi(usage);
     }
@@ -152,8 +155,7 @@ export class TranslatingRelay implements AnswerRelay {
     return this.#usage ?? this.#stream.usage;
   }
 
-  whole(payload: Buffer): Buffer {
-    const value = jsonData(payload.toString('utf8')) ?? {};
+  whole(_payload: Buffer, value: Record<string, unknown>): Buffer {
     const translated =
       this.#client.format === 'openai'
         ? chatCompletionFromMessage(value)
