@@ -15,7 +15,11 @@ import {
 export interface ParsedBody {
   readonly json: unknown;
   readonly raw: Buffer;
-  readonly modelValue: ByteSpan | null;
+  /**
+   * Where the top-level `model` value is in `raw`; `null` when it has none; `undefined` when not
+   * located (a body serialised again by the server): found again where it is needed.
+   */
+  readonly modelValue: ByteSpan | null | undefined;
 }
 
 /**
@@ -58,7 +62,7 @@ export function parseJsonBody(raw: Buffer, limits: JsonLimits): ParsedBody {
 export function chatRequestOf(body: unknown): {
   body: ChatRequestBody;
   raw: Buffer;
-  modelValue: ByteSpan | null;
+  modelValue: ByteSpan | null | undefined;
 } {
   const parsed = body as ParsedBody | undefined;
   if (parsed === undefined || parsed === null) {

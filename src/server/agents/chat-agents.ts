@@ -24,6 +24,9 @@ export interface ForwardedChat {
 
 type Forwarded = ForwardedChat | typeof GONE;
 
+/** A chat request as it came, before the stage. */
+type ChatAsSent = Pick<ForwardedChat, 'body' | 'raw' | 'modelValue'>;
+
 /**
  * The endpoints whose requests go through the stage: chat completions, and Anthropic messages
  * (the stage reads their chat-completions form; {@link reparsed} applies its work to theirs).
@@ -42,16 +45,15 @@ export function reparsed(
   sent: ForwardedChat,
   as: 'system' | 'user',
 ): ParsedBody {
-  const modelValue = undefined as unknown as ParsedBody['modelValue'];
-  if (endpoint !== 'messages') return { json: sent.body, raw: sent.raw, modelValue };
+  if (endpoint !== 'messages') return { json: sent.body, raw: sent.raw, modelValue: undefined };
   const json = messagesForwarded(parsed.json as Record<string, unknown>, sent.report!, as);
-  return { json, raw: Buffer.from(JSON.stringify(json)), modelValue };
+  return { json, raw: Buffer.from(JSON.stringify(json)), modelValue: undefined };
 }
 
 /** Runs the agent stage over a chat request (see `AgentStage.apply`). */
 export function forwardedChat(
   ctx: ServerContext,
-  request: { body: ChatRequestBody; raw: Buffer; modelValue: ByteSpan | null },
+  request: ChatAsSent,
   headers: Readonly<Record<string, string | string[] | undefined>>,
   exchange: Exchange,
   reply: FastifyReply,
@@ -64,7 +66,7 @@ export function forwardedChat(
 }
 
 function forwarded(
-  request: { body: ChatRequestBody; raw: Buffer; modelValue: ByteSpan | null },
+  request: ChatAsSent,
   outcome: Awaited<ReturnType<ServerContext['agents']['apply']>>,
 ): ForwardedChat {
   if (outcome === undefined) return { ...request, headers: {}, report: undefined };
