@@ -1,4 +1,4 @@
-import { chatRequestFromMessages } from '../protocols/anthropic-request.js';
+import { messagesOf } from '../protocols/anthropic-request.js';
 import type { AgentReport } from './agent-stage.js';
 
 /**
@@ -54,7 +54,8 @@ function trimmedTurns(messages: readonly unknown[], dropped: number): unknown[] 
   for (let i = 0; i < messages.length; i++) {
     if (left === 0) return messages.slice(i);
     const message = messages[i];
-    const size = chatMessageCount(message);
+    // How many chat-completions messages this turn became (the server's translation).
+    const size = messagesOf(message).length;
     if (size <= left) {
       left -= size;
       continue;
@@ -72,11 +73,6 @@ function trimmedTurns(messages: readonly unknown[], dropped: number): unknown[] 
     return [{ ...(message as Json), content: rest }, ...messages.slice(i + 1)];
   }
   return [];
-}
-
-/** How many chat-completions messages one Messages turn becomes (the server's translation). */
-function chatMessageCount(message: unknown): number {
-  return chatRequestFromMessages({ messages: [message] }).messages.length;
 }
 
 function withSystemNote(system: unknown, note: string): unknown {

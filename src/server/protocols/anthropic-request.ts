@@ -40,7 +40,7 @@ function imagePart(source: unknown): Json | undefined {
 }
 
 /** The OpenAI messages of one Anthropic message. */
-function messagesOf(message: unknown): Json[] {
+export function messagesOf(message: unknown): Json[] {
   if (!isRecord(message)) return [];
   const role = message.role === 'assistant' ? 'assistant' : 'user';
   const { content } = message;
