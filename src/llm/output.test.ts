@@ -71,6 +71,12 @@ describe('extractJson', () => {
     expect(extractJson(input)).toBeUndefined();
   });
 
+  it('takes a reply that is JSON as a whole as it is, an array included', () => {
+    expect(extractJson('[{"tier": "SIMPLE"}]')).toEqual([{ tier: 'SIMPLE' }]);
+    // fast-check's counterexample: a fence inside a string is the value's, not a fence.
+    expect(extractJson('{"```":false}')).toEqual({ '```': false });
+  });
+
   it('reads a reply encoded twice, or quoted around its object', () => {
     expect(extractJson(JSON.stringify(JSON.stringify({ tier: 'SIMPLE' })))).toEqual({
       tier: 'SIMPLE',
@@ -82,11 +88,16 @@ describe('extractJson', () => {
 
   it('finds any JSON object however much prose surrounds it', () => {
     const value = fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean()));
-    const prose = fc.string().filter((s) => !s.includes('{') && !s.includes('`'));
+    // Prose without an object, a code fence or an array opening: `[` … `]` around the object
+    // makes the whole reply a JSON array, which is the reply's value (a test of its own below).
+    const prose = fc
+      .string()
+      .filter((s) => !s.includes('{') && !s.includes('`') && !s.includes('['));
     fc.assert(
       fc.property(prose, value, prose, (before, object, after) => {
         expect(extractJson(`${before}${JSON.stringify(object)}${after}`)).toEqual(object);
       }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -54,21 +54,21 @@ export function stripReasoning(text: string): string {
 const MAX_OBJECT_CANDIDATES = 32;
 
 /**
- * The JSON value in a reply: the whole reply (reasoning block and code fences stripped) when it
- * parses (the object inside, when it is a JSON string holding one), else the first balanced `{…}`
- * in it that parses. `undefined` when there is none (JSON `null` is a value).
+ * The JSON value in a reply: the whole reply (reasoning block stripped; then code fences too)
+ * when it parses (the object inside, when it is a JSON string holding one), else the first
+ * balanced `{…}` in it that parses. `undefined` when there is none (JSON `null` is a value).
  */
 export function extractJson(text: string): unknown {
-  const inner = stripCodeFences(stripReasoning(text)).trim();
+  const bare = stripReasoning(text).trim();
+  const inner = stripCodeFences(bare).trim();
   if (inner.length === 0) return undefined;
-  try {
-    const whole: unknown = JSON.parse(inner);
+  // The reply as it is first: a JSON value whose strings hold a fence (```) is not fenced.
+  const whole = parsedWhole(bare) ?? (inner === bare ? undefined : parsedWhole(inner));
+  if (whole !== undefined) {
+    const { value } = whole;
     // A JSON string holding an object is a reply encoded twice (`"{\"tier\": \"SIMPLE\"}"`), or
     // prose in quotes around one: the object inside is the answer.
-    if (typeof whole === 'string' && whole.includes('{')) return extractJson(whole) ?? whole;
-    return whole;
-  } catch {
-    // Not JSON as a whole: look for an object inside the prose.
+    return typeof value === 'string' && value.includes('{') ? (extractJson(value) ?? value) : value;
   }
   let from = inner.indexOf('{');
   for (let tries = 0; from >= 0 && tries < MAX_OBJECT_CANDIDATES; tries++) {
@@ -81,6 +81,15 @@ export function extractJson(text: string): unknown {
     }
   }
   return undefined;
+}
+
+/** `text` parsed as JSON, boxed (JSON `null` is a value); `undefined` when it is not JSON. */
+function parsedWhole(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Index of the `}` closing the `{` at `start`, skipping braces inside strings; -1 if none. */
