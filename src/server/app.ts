@@ -9,7 +9,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { InjectionConfigInput } from '../injection/config.js';
 import type { ConfiguredProvider } from '../llm/config.js';
 import { type SwitchableProvider, withModelSwitch } from '../llm/model-switch.js';
-import { MemoryCounterStore } from '../state/memory-counter-store.js';
+import { memoryState, redisState, type SharedState } from '../state/shared-state.js';
 import { createTriage, type Triage } from '../triage.js';
 import { Accounting } from './accounting.js';
 import { AdminAccess } from './admin-access.js';
@@ -30,6 +30,7 @@ import {
   type ServerConfig,
   tierOptionsOf,
 } from './config.js';
+import { redisOptionsOf } from './config-state.js';
 import { consoleRecorder, registerConsole } from './console-routes.js';
 import type { TierRouterPort } from './decide.js';
 import { errorBody, errorTypeOf, HttpError } from './errors.js';
@@ -135,12 +136,9 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
   const exchanges = new OpenExchanges();
   const keys = new ClientKeys(clientKeys(config, env));
-  const accounting = new Accounting(
-    config,
-    metrics.registry,
-    new MemoryCounterStore(),
-    keys.enabled,
-    (err) => logger.error({ err }, 'counting a spend failed'),
+  const state = stateOf(config, env, logger, metrics);
+  const accounting = new Accounting(config, metrics.registry, state.counters, keys.enabled, (err) =>
+    logger.error({ err }, 'counting a spend failed'),
   );
   let closing = false;
   const shared: Shared = {
@@ -256,6 +254,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       await app.close();
       clearTimeout(force);
       await generation.retire();
+      await state.close();
       await logs.close();
     },
   };
@@ -376,14 +375,46 @@ function buildGeneration(config: ServerConfig, shared: Shared): Generation {
   };
 }
 
-/** The fields of the `server` section that differ between two configurations. */
+/**
+ * Where the server keeps what it shares with other instances (the `state` section): in memory,
+ * or in Redis, whose outages and returns are logged once each and counted (never with its URL).
+ */
+function stateOf(
+  config: ServerConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+  metrics: ServerMetrics,
+): SharedState {
+  const options = redisOptionsOf(config.state, env);
+  if (options === undefined) return memoryState();
+  metrics.redisUp(false);
+  return redisState(options, {
+    down: (error) => {
+      metrics.redisUp(false);
+      logger.warn(
+        { err: { type: error.name, message: error.message } },
+        'shared state: Redis is not answering; this instance uses its own memory until it does',
+      );
+    },
+    up: () => {
+      metrics.redisUp(true);
+      logger.info('shared state: Redis answers; state is shared again');
+    },
+    fallback: (part) => metrics.stateFallbacks.inc({ part }),
+  });
+}
+
+/** The fields of the `server` and `state` sections that differ between two configurations. */
 function restartOnlyChanges(running: ServerConfig, next: ServerConfig): string[] {
-  const before = running.server as Record<string, unknown>;
-  const after = next.server as Record<string, unknown>;
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys]
-    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
-    .map((key) => `/server/${key}`);
+  const changed = (section: 'server' | 'state') => {
+    const before = running[section] as Record<string, unknown>;
+    const after = next[section] as Record<string, unknown>;
+    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+    return [...keys]
+      .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+      .map((key) => `/${section}/${key}`);
+  };
+  return [...changed('server'), ...changed('state')];
 }
 
 /**

@@ -3,6 +3,7 @@ import { ProviderConfigSchema } from '../llm/config.js';
 import { AgentsSectionSchema } from './agents/agents-config.js';
 import { CostsSectionSchema, LimitsSectionSchema } from './config-costs.js';
 import { ForwardedSectionSchema } from './config-endpoints.js';
+import { StateSectionSchema } from './config-state.js';
 
 /**
  * The schema of the routing server's configuration file (docs/server.md): listening and limits,
@@ -250,6 +251,8 @@ export const ServerConfigSchema = Type.Object(
     forward: ForwardedSectionSchema,
     /** What the gateway does to agent traffic (tool selection, guidance, trimming); all off. */
     agents: AgentsSectionSchema,
+    /** Where the state several instances share is kept: memory (default) or Redis. */
+    state: StateSectionSchema,
   },
   { additionalProperties: false },
 );

@@ -9,6 +9,7 @@ import { TIERS, type Tier } from '../tier/tiers.js';
 import { costIssues } from './config-costs.js';
 import { forwardedIssues } from './config-endpoints.js';
 import { type ServerConfig, ServerConfigSchema } from './config-schema.js';
+import { redisPassword, stateIssues } from './config-state.js';
 
 /**
  * Validation of the routing server's configuration beyond its schema (`config-schema.ts`), and
@@ -120,7 +121,11 @@ export function parseServerConfig(
   }
   // An unset key variable of the `llm` section is not an error: the server starts with the LLM
   // check off and says so (server/llm-check.ts). An upstream's is: no request could reach it.
-  issues.push(...costIssues(config.costs), ...forwardedIssues(config));
+  issues.push(
+    ...costIssues(config.costs),
+    ...forwardedIssues(config),
+    ...stateIssues(config.state, env),
+  );
   issues.push(...nestedIssues('/context', () => contextConfigOf(config)));
   issues.push(
     ...nestedIssues('/injection/detector', () =>
@@ -283,8 +288,13 @@ export function knownKeys(
     config.llm?.apiKeyEnv,
   ];
   const keys = named.flatMap((name) => (name === undefined ? [] : [env[name]]));
+  const redisUrl = config.state.redis?.urlEnv
+    ? env[config.state.redis.urlEnv]
+    : config.state.redis?.url;
+  const redisSecret = redisPassword(redisUrl);
   return [
     ...keys.filter((key): key is string => key !== undefined),
+    ...(redisSecret === undefined ? [] : [redisSecret, redisUrl!]),
     ...clientKeys(config, env),
     ...adminKeys(config, env),
   ];

@@ -117,6 +117,16 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  /** Created with the first report: absent when the state is in memory. */
+  #stateRedisUp: Gauge | undefined;
+
+  readonly stateFallbacks = new Counter({
+    name: 'triage_state_fallbacks_total',
+    help: "Shared-state operations answered from this instance's memory because Redis was away or late, by part (limits, cache, breaker, guidance).",
+    labelNames: ['part'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) {
       collectDefaultMetrics({
@@ -141,6 +151,16 @@ export class ServerMetrics {
     const reason = failure.reason === 'status' ? `http_${failure.status}` : failure.reason;
     this.upstreamFailures.inc({ model: target.model.id, reason });
     if (!isLast) this.fallbacks.inc({ from_model: target.model.id, reason });
+  }
+
+  /** Records whether the shared state's Redis answers. */
+  redisUp(up: boolean): void {
+    this.#stateRedisUp ??= new Gauge({
+      name: 'triage_state_redis_up',
+      help: 'Whether the Redis holding the state shared by instances answers (1) or not (0: each instance uses its own memory meanwhile).',
+      registers: [this.registry],
+    });
+    this.#stateRedisUp.set(up ? 1 : 0);
   }
 
   /** The metrics in Prometheus' text format. */

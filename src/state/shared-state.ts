@@ -1,0 +1,37 @@
+import type { CounterStore } from './counter-store.js';
+import { MemoryCounterStore } from './memory-counter-store.js';
+import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-link.js';
+
+/**
+ * The state a server keeps beyond one request, in one place: in this process's memory (one
+ * instance), or in Redis, shared by every instance pointed at it (docs/instances.md). Each part
+ * has one interface and both implementations; the Redis ones answer from the instance's memory
+ * whenever Redis is away (see {@link RedisLink}).
+ */
+export interface SharedState {
+  /** The link to Redis; `undefined` when the state is in memory. */
+  readonly redis: RedisLink | undefined;
+  /** Counters of the rate limits and budgets. */
+  readonly counters: CounterStore;
+  /** Closes the link to Redis, if any. */
+  close(): Promise<void>;
+}
+
+/** State in this process's memory: the default, for one instance. */
+export function memoryState(): SharedState {
+  return {
+    redis: undefined,
+    counters: new MemoryCounterStore(),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** State shared through the Redis of `options`, with this process's memory as the fallback. */
+export function redisState(options: RedisLinkOptions, events: RedisLinkEvents = {}): SharedState {
+  const redis = new RedisLink(options, events);
+  return {
+    redis,
+    counters: new MemoryCounterStore(),
+    close: () => redis.close(),
+  };
+}
