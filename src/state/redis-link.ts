@@ -1,4 +1,14 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+
+/**
+ * ioredis, loaded when the first link is made: its modules take about 100 ms to load, which a
+ * server keeping its state in memory (the default) should not pay at start.
+ */
+function redisClass(): typeof Redis {
+  const require = createRequire(import.meta.url);
+  return (require('ioredis') as typeof import('ioredis')).Redis;
+}
 
 /**
  * The connection to the Redis (or Valkey) that several triage instances share their state through,
@@ -50,7 +60,8 @@ export class RedisLink {
 
   constructor(options: RedisLinkOptions, events: RedisLinkEvents = {}) {
     this.#events = events;
-    this.client = new Redis(options.url, {
+    const RedisClient = redisClass();
+    this.client = new RedisClient(options.url, {
       keyPrefix: options.keyPrefix,
       // A command while disconnected fails at once (the local state answers) instead of
       // waiting in a queue that would hold the request.
