@@ -376,8 +376,11 @@ function buildGeneration(config: ServerConfig, shared: Shared): Generation {
   };
 }
 
-/** The fields of the `server` section that differ between two configurations. */
-function restartOnlyChanges(running: ServerConfig, next: ServerConfig): string[] {
+/**
+ * The fields of the `server` section that differ between two configurations: read at start, they
+ * wait for a restart.
+ */
+export function restartOnlyChanges(running: ServerConfig, next: ServerConfig): string[] {
   const before = running.server as Record<string, unknown>;
   const after = next.server as Record<string, unknown>;
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
