@@ -2,10 +2,15 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, listening, spawnCli } from '../../../test/built-cli.js';
 import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
+import {
+  chatOnNewConnection,
+  type LogLine,
+  POLL,
+  startWorkers,
+  stopWorkers,
+} from './serve-workers.test-helpers.js';
 
 /**
  * Reloading the configuration of `triage serve --workers 2` (the built CLI, real processes): the
@@ -16,48 +21,8 @@ import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
 
 /** Each worker is a process of its own (of the built CLI): allow for a busy machine. */
 const SLOW = 120_000;
-/** How long a condition may take to hold (log lines are written in batches, processes are slow). */
-const POLL = { timeout: 60_000, interval: 100 };
-
-interface LogLine {
-  readonly msg: string;
-  /** Set by the primary on lines about a worker. */
-  readonly pid?: number;
-  /** Set by a worker on lines about its reloads. */
-  readonly worker?: number;
-  readonly why?: string;
-  readonly level?: number;
-}
-
-/** The JSON lines a child wrote on standard output so far. */
-function logLines(child: ChildProcess): () => LogLine[] {
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  return () =>
-    out
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
-}
-
-/** A chat request forced to the SIMPLE tier, on a connection of its own (workers share them). */
-async function chat(url: string, prompt = 'Hi!'): Promise<{ status: number; model: string }> {
-  const client = new Client(url);
-  try {
-    const res = await client.request({
-      method: 'POST',
-      path: '/v1/chat/completions',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'simple', messages: [{ role: 'user', content: prompt }] }),
-    });
-    await res.body.dump();
-    return { status: res.statusCode, model: String(res.headers['x-triage-model']) };
-  } finally {
-    await client.close();
-  }
-}
+/** A chat request forced to the SIMPLE tier, on a connection of its own. */
+const chat = (url: string, prompt = 'Hi!') => chatOnNewConnection(url, 'simple', prompt);
 
 /** The models that ten requests, on connections of their own, were sent to. */
 async function modelsSeen(url: string): Promise<Set<string>> {
@@ -81,20 +46,6 @@ describe('triage serve --workers: configuration reload', () => {
     `server:\n  log: { level: info }\nproviders:\n  local: { baseUrl: "${fake.openAiBaseUrl}" }\n` +
     `tiers:\n  SIMPLE: [local/${model}]\n  MEDIUM: [local/mid]\n`;
 
-  /** Starts two workers on `file`; resolves with the URL once both listen. */
-  async function start(
-    file: string,
-  ): Promise<{ child: ChildProcess; url: string; logs: () => LogLine[] }> {
-    const child = spawnCli(['serve', '--config', file, '--port', '0', '--workers', '2']);
-    children.push(child);
-    const logs = logLines(child);
-    const url = await listening(child);
-    await expect
-      .poll(() => logs().filter((line) => line.msg === 'worker listening').length, POLL)
-      .toBe(2);
-    return { child, url, logs };
-  }
-
   const workerReloads = (logs: () => LogLine[]) =>
     logs().filter((line) => line.msg === 'worker reloaded the configuration').length;
 
@@ -111,7 +62,7 @@ describe('triage serve --workers: configuration reload', () => {
         if (request.prompt === 'hold') await held;
         return 'ok';
       });
-      const { child, url, logs } = await start(file);
+      const { child, url, logs } = await startWorkers(['--config', file], children);
 
       // A request in flight across every reload: it finishes on the configuration it began with.
       const inFlight = chat(url, 'hold');
@@ -148,9 +99,7 @@ describe('triage serve --workers: configuration reload', () => {
         reloaded().every((line) => line.worker === undefined && line.why === 'file changed'),
       ).toBe(true);
       expect(logs().filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
-      const ended = exited(child);
-      child.kill('SIGTERM');
-      expect((await ended).code).toBe(0);
+      expect(await stopWorkers(child)).toBe(0);
     },
     SLOW,
   );
@@ -167,7 +116,7 @@ describe('triage serve --workers: configuration reload', () => {
       writeFileSync(target, configWith('before'));
       symlinkSync(target, file);
       fake.reset().reply('ok');
-      const { child, url, logs } = await start(file);
+      const { child, url, logs } = await startWorkers(['--config', file], children);
       expect(await modelsSeen(url)).toEqual(new Set(['200 local/before']));
 
       writeFileSync(target, configWith('by-signal'));
@@ -202,9 +151,7 @@ describe('triage serve --workers: configuration reload', () => {
         .toBe(3);
       expect(await modelsSeen(url)).toEqual(new Set(['200 local/by-signal']));
       expect(refusals()).toHaveLength(1);
-      const ended = exited(child);
-      child.kill('SIGTERM');
-      expect((await ended).code).toBe(0);
+      expect(await stopWorkers(child)).toBe(0);
     },
     SLOW,
   );
