@@ -119,20 +119,25 @@ describe('triage serve --workers: configuration reload', () => {
       const { child, url, logs } = await startWorkers(['--config', file], children);
       expect(await modelsSeen(url)).toEqual(new Set(['200 local/before']));
 
-      writeFileSync(target, configWith('by-signal'));
+      // A change of the server section too: it waits for a restart, which the primary says once.
+      const bySignal = configWith('by-signal').replace(
+        'server:\n',
+        'server:\n  deadlineMs: 200000\n',
+      );
+      writeFileSync(target, bySignal);
       child.kill('SIGHUP');
       await expect.poll(() => workerReloads(logs), POLL).toBe(2);
       // The primary's lines, like the workers', are written in batches: they may come later.
       await expect
         .poll(() => logs().filter((line) => line.msg === 'configuration reloaded'), POLL)
         .toMatchObject([{ why: 'SIGHUP' }]);
+      await expect
+        .poll(() => logs().filter((line) => line.msg.includes('next restart')), POLL)
+        .toMatchObject([{ fields: ['/server/deadlineMs'], level: 40 }]);
       expect(await modelsSeen(url)).toEqual(new Set(['200 local/by-signal']));
 
       // A bad file: the primary names the field, once; the workers are not asked to reload.
-      writeFileSync(
-        target,
-        configWith('by-signal').replace('SIMPLE: [local/', 'SIMPLE: [nowhere/'),
-      );
+      writeFileSync(target, bySignal.replace('SIMPLE: [local/', 'SIMPLE: [nowhere/'));
       child.kill('SIGHUP');
       const refusals = () =>
         logs().filter((line) => line.msg.startsWith('configuration not reloaded'));
