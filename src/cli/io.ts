@@ -154,14 +154,30 @@ export function* jsonLines(text: string, name: string, label = 'reading'): Gener
  * file, on one line; with `allowEmpty`, an empty file is `undefined` (all defaults).
  */
 export function readConfigFile(path: string, options: { allowEmpty?: boolean } = {}): unknown {
-  let bytes: Buffer;
+  return parseConfigBytes(readConfigBytes(path), path, options);
+}
+
+/** The bytes of a configuration file (`-`: standard input); an {@link InputError} if unreadable. */
+export function readConfigBytes(path: string): Buffer {
   try {
-    bytes = readFileSync(path === STDIN ? 0 : path);
+    return readFileSync(path === STDIN ? 0 : path);
   } catch (error) {
     throw new InputError(
       `cannot read ${displayName(path)}: ${(error as NodeJS.ErrnoException).code ?? error}`,
     );
   }
+}
+
+/**
+ * The value of a configuration file's `bytes`, read from `path` (whose extension picks TOML), as
+ * {@link readConfigFile} gives it: for bytes read once and parsed again elsewhere (the workers of
+ * `triage serve --workers` parse the bytes their primary validated).
+ */
+export function parseConfigBytes(
+  bytes: Uint8Array,
+  path: string,
+  options: { allowEmpty?: boolean } = {},
+): unknown {
   const toml = /\.toml$/i.test(path);
   const problem = notText(bytes);
   if (problem === 'empty' && options.allowEmpty) return undefined;

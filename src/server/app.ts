@@ -404,8 +404,11 @@ function stateOf(
   });
 }
 
-/** The fields of the `server` and `state` sections that differ between two configurations. */
-function restartOnlyChanges(running: ServerConfig, next: ServerConfig): string[] {
+/**
+ * The fields of the `server` and `state` sections that differ between two configurations: read at
+ * start, they wait for a restart.
+ */
+export function restartOnlyChanges(running: ServerConfig, next: ServerConfig): string[] {
   const changed = (section: 'server' | 'state') => {
     const before = running[section] as Record<string, unknown>;
     const after = next[section] as Record<string, unknown>;

@@ -8,7 +8,20 @@ import { AggregatorRegistry, type Registry } from 'prom-client';
  * metrics of all of them (prom-client's `AggregatorRegistry`: counters and histograms summed),
  * and shuts them all down gracefully. Each worker runs the whole server; the primary serves no
  * request.
+ *
+ * The primary holds the configuration: a worker asks it for the file's content when it starts,
+ * and the primary sends every worker a new one it accepted (a reload), so that all workers, a
+ * replacement too, run on the content the primary validated, whatever the file holds meanwhile.
  */
+
+/**
+ * The configuration the workers run on, as the primary read it: the file (`undefined`: none, the
+ * defaults) and its bytes in base64 (what the primary validated), parsed again by each worker.
+ */
+export interface WorkerConfigSource {
+  readonly file?: string;
+  readonly content?: string;
+}
 
 /** A worker tells the primary it listens. */
 interface ListeningMessage {
@@ -39,7 +52,24 @@ interface ClassifierMessage {
   readonly model: string | null;
 }
 
-type ClusterMessage = ListeningMessage | MetricsMessage | ShutdownMessage | ClassifierMessage;
+/** A starting worker asks the primary for the configuration to run on. */
+interface ConfigRequestMessage {
+  readonly type: 'triage:config-request';
+}
+
+/** The configuration to run on: the answer to a starting worker, or a reload. */
+interface ConfigMessage {
+  readonly type: 'triage:config';
+  readonly source: WorkerConfigSource;
+}
+
+type ClusterMessage =
+  | ListeningMessage
+  | MetricsMessage
+  | ShutdownMessage
+  | ClassifierMessage
+  | ConfigRequestMessage
+  | ConfigMessage;
 
 /** A worker that dies sooner than this after it started is replaced after a pause. */
 const SHORT_LIFE_MS = 5_000;
@@ -56,6 +86,8 @@ export interface SupervisorOptions {
   readonly logger: Logger;
   /** Called once, when every worker first listens: the URL and address they listen on. */
   readonly onListening?: (url: string, address: string) => void;
+  /** The configuration the workers start on (see {@link Supervisor.reconfigure}). */
+  readonly config: WorkerConfigSource;
 }
 
 /** The primary's handle on its workers. */
@@ -66,6 +98,11 @@ export interface Supervisor {
   shutDown(): void;
   /** Ends every worker at once. */
   kill(): void;
+  /**
+   * Sends every worker a new configuration (validated by the caller) to reload with; workers
+   * started later start on it.
+   */
+  reconfigure(source: WorkerConfigSource): void;
 }
 
 /**
@@ -84,6 +121,14 @@ export function superviseWorkers(options: SupervisorOptions): Supervisor {
   let stopping = false;
   /** The last switch of the classifier model, for workers started after it. */
   let classifier: ClassifierMessage | undefined;
+  /** The configuration, numbered by reload; which number each worker was sent last. */
+  let config: ConfigMessage = { type: 'triage:config', source: options.config };
+  let configVersion = 0;
+  const configSent = new Map<Worker, number>();
+  const sendConfig = (worker: Worker) => {
+    configSent.set(worker, configVersion);
+    send(worker, config);
+  };
   let exitCode = 0;
   let resolveDone: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => {
@@ -102,10 +147,14 @@ export function superviseWorkers(options: SupervisorOptions): Supervisor {
       listened.add(worker);
       logger.info({ worker: worker.id, pid: worker.process.pid }, 'worker listening');
       if (classifier !== undefined) send(worker, classifier);
+      // A reload while it started (after it was answered, before it listened) reaches it now.
+      if (configSent.get(worker) !== configVersion) sendConfig(worker);
       if (!reported && listened.size >= workers) {
         reported = true;
         options.onListening?.(message.url, message.address);
       }
+    } else if (message?.type === 'triage:config-request') {
+      sendConfig(worker);
     } else if (message?.type === 'triage:classifier') {
       classifier = { type: 'triage:classifier', model: message.model };
       for (const other of live()) if (other !== worker) send(other, classifier);
@@ -130,6 +179,7 @@ export function superviseWorkers(options: SupervisorOptions): Supervisor {
   cluster.on('exit', (worker, code, signal) => {
     const lived = performance.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
+    configSent.delete(worker);
     const wasListening = listened.delete(worker);
     const about = { worker: worker.id, pid: worker.process.pid, code, signal };
     if (stopping) {
@@ -161,6 +211,12 @@ export function superviseWorkers(options: SupervisorOptions): Supervisor {
     kill() {
       stopping = true;
       for (const worker of live()) worker.process.kill('SIGKILL');
+    },
+    reconfigure(source) {
+      config = { type: 'triage:config', source };
+      configVersion++;
+      // Workers still starting get it once they listen (they may have been answered already).
+      for (const worker of listened) sendConfig(worker);
     },
   };
 }
@@ -203,6 +259,16 @@ export class ClusterWorker {
     process.send?.({ type: 'triage:classifier', model } satisfies ClassifierMessage);
   }
 
+  /**
+   * Calls `apply` with every configuration the primary sends after the one this worker started
+   * on (reloads). Call it before {@link listening}: the primary sends reloads from then on.
+   */
+  onReload(apply: (source: WorkerConfigSource) => void): void {
+    process.on('message', (message: ClusterMessage) => {
+      if (message?.type === 'triage:config') apply(message.source);
+    });
+  }
+
   /** Calls `apply` with every switch of the classifier model another worker made. */
   onClassifierSwitch(apply: (model: string | null) => void): void {
     process.on('message', (message: ClusterMessage) => {
@@ -232,4 +298,26 @@ export class ClusterWorker {
       process.send?.({ type: 'triage:metrics', id } satisfies MetricsMessage);
     });
   }
+}
+
+/** A starting worker's configuration, asked of the primary (which answers at once). */
+export function configFromPrimary(): Promise<WorkerConfigSource> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ClusterMessage) => {
+      if (message?.type !== 'triage:config') return;
+      done();
+      resolve(message.source);
+    };
+    const onDisconnect = () => {
+      done();
+      reject(new Error('the primary went away before it sent the configuration'));
+    };
+    const done = () => {
+      process.off('message', onMessage);
+      process.off('disconnect', onDisconnect);
+    };
+    process.on('message', onMessage);
+    process.once('disconnect', onDisconnect);
+    process.send?.({ type: 'triage:config-request' } satisfies ConfigRequestMessage);
+  });
 }

@@ -156,6 +156,114 @@ describe('costs and savings', () => {
   });
 });
 
+describe('cached input tokens', () => {
+  /**
+   * Every answer reports 100 input tokens at full price, 800 read from the prompt cache and 50
+   * written to it (Anthropic's three counts; an OpenAI upstream says prompt_tokens 950 with 800
+   * cached). Triage counts 150 at the input price (cache writes are full-price input), 800 at the
+   * cached price, 200 output, whichever wire formats the client and the upstream speak.
+   */
+  const CACHED = { inputTokens: 100, cachedInputTokens: 800, cacheCreationInputTokens: 50 };
+  /** fake/small prices cache reads at 0.25; claude/big has no cached price: its input price. */
+  const small = (150 * 0.5 + 800 * 0.25 + 200 * 1.5) / 1e6;
+  const big = (150 * 3 + 800 * 3 + 200 * 15) / 1e6;
+
+  it('prices them exactly, JSON and streamed, both formats, translated both ways', async () => {
+    const { url } = await start();
+    h!.fake.reply({ text: 'Lima.', usage: { ...CACHED, outputTokens: 200 } });
+    const { openai, anthropic } = clients(url);
+    const messages = [{ role: 'user' as const, content: 'Capital of Peru?' }];
+
+    // Chat completions clients: from the OpenAI upstream as it is, from the Anthropic one translated.
+    const openAiUsage = {
+      prompt_tokens: 950,
+      completion_tokens: 200,
+      total_tokens: 1150,
+      prompt_tokens_details: { cached_tokens: 800 },
+    };
+    for (const model of ['simple', 'complex']) {
+      const answer = await openai.chat.completions.create({ model, messages });
+      expect(answer.usage).toEqual(openAiUsage);
+      const stream = await openai.chat.completions.create({
+        model,
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      const usages: unknown[] = [];
+      for await (const chunk of stream) if (chunk.usage) usages.push(chunk.usage);
+      expect(usages).toEqual([openAiUsage]);
+      // Not asked for: asked for upstream all the same, counted, and not shown.
+      const quiet = await openai.chat.completions.create({ model, messages, stream: true });
+      for await (const chunk of quiet) expect(chunk.usage).toBeUndefined();
+    }
+
+    // Messages clients: from the OpenAI upstream translated, from the Anthropic one as it is.
+    const translated = { input_tokens: 150, cache_read_input_tokens: 800, output_tokens: 200 };
+    const native = {
+      input_tokens: 100,
+      cache_creation_input_tokens: 50,
+      cache_read_input_tokens: 800,
+      output_tokens: 200,
+    };
+    for (const [model, expected] of [
+      ['simple', translated],
+      ['complex', native],
+    ] as const) {
+      const answer = await anthropic.messages.create({ model, max_tokens: 100, messages });
+      expect(answer.usage).toMatchObject(expected);
+      const final = await anthropic.messages
+        .stream({ model, max_tokens: 100, messages })
+        .finalMessage();
+      expect(final.usage).toMatchObject(expected);
+    }
+    expect(h!.fake.chatRequests).toHaveLength(10);
+
+    const summary = await usage(url);
+    const per = (cost: number, requests: number) => ({
+      requests,
+      inputTokens: 150 * requests,
+      cachedInputTokens: 800 * requests,
+      outputTokens: 200 * requests,
+      costUsd: Math.round(cost * requests * 1e9) / 1e9,
+      baselineCostUsd: Math.round(big * requests * 1e9) / 1e9,
+      savingsUsd: Math.round((big - cost) * requests * 1e9) / 1e9,
+    });
+    expect(summary.totals).toEqual({
+      requests: 10,
+      inputTokens: 1500,
+      cachedInputTokens: 8000,
+      outputTokens: 2000,
+      costUsd: Math.round((small + big) * 5 * 1e9) / 1e9,
+      baselineCostUsd: Math.round(big * 10 * 1e9) / 1e9,
+      savingsUsd: Math.round((big - small) * 5 * 1e9) / 1e9,
+    });
+    expect(summary.byModel).toEqual([
+      { model: 'claude/big', tier: 'COMPLEX', ...per(big, 5) },
+      { model: 'fake/small', tier: 'SIMPLE', ...per(small, 5) },
+    ]);
+    expect(summary.byClient).toEqual([{ client: LABEL, ...summary.totals }]);
+
+    const metrics = await (
+      await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${KEY}` } })
+    ).text();
+    const value = (name: string, labels: string) =>
+      Number(new RegExp(`^${name}\\{${labels}\\} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    for (const [model, tier, cost] of [
+      ['fake/small', 'SIMPLE', small],
+      ['claude/big', 'COMPLEX', big],
+    ] as const) {
+      const labels = `model="${model}",tier="${tier}",client="${LABEL}"`;
+      expect(value('triage_tokens_total', `${labels},kind="input"`)).toBe(750);
+      expect(value('triage_tokens_total', `${labels},kind="cached_input"`)).toBe(4000);
+      expect(value('triage_tokens_total', `${labels},kind="output"`)).toBe(1000);
+      expect(value('triage_cost_usd_total', labels)).toBeCloseTo(5 * cost, 15);
+      expect(value('triage_baseline_cost_usd_total', labels)).toBeCloseTo(5 * big, 15);
+      expect(value('triage_savings_usd', labels)).toBeCloseTo(5 * (big - cost), 15);
+    }
+  });
+});
+
 describe('limits per client key', () => {
   it('lets a stream that crosses the daily budget finish, then refuses the next request with 429', async () => {
     // One answer costs $0.0008: the first request crosses a budget of $0.0005.

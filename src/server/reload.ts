@@ -1,8 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { ConfigError } from '../core/errors.js';
-import type { TriageServer } from './app.js';
+import { TriageError } from '../core/errors.js';
 import type { ServerConfig } from './config.js';
 
 /**
@@ -10,18 +9,30 @@ import type { ServerConfig } from './config.js';
  * is read and validated in full first; a bad one is refused with the same field-named errors as at
  * start (logged), and the running configuration stays. Requests in flight finish on the
  * configuration they started with.
+ *
+ * With `--workers`, the cluster's primary watches the file and validates it (so a bad file is
+ * logged once), and sends the workers what it accepted; each worker reloads its own server.
  */
 
 /** Changes to the file within this many milliseconds are read once (editors write in steps). */
 const SETTLE_MS = 200;
 
-/** What {@link watchConfig} needs. */
-export interface ConfigWatchOptions {
-  readonly server: TriageServer;
+/** What a reload applies a new configuration to: a server, or the primary of its workers. */
+export interface Reloadable<Config> {
+  /** Takes `next` (validated); returns the fields that wait for a restart. */
+  reload(next: Config): readonly string[];
+}
+
+/**
+ * What {@link watchConfig} needs. `Config`: what `load` gives and `server` takes (a
+ * configuration, or a configuration with the bytes it was read from).
+ */
+export interface ConfigWatchOptions<Config = ServerConfig> {
+  readonly server: Reloadable<Config>;
   /** The file to watch. */
   readonly file: string;
   /** Reads and validates the file (throws a `ConfigError` naming every bad field). */
-  readonly load: () => ServerConfig;
+  readonly load: () => Config;
   readonly logger: Logger;
   /** Listen for SIGHUP too. Default true. */
   readonly signal?: boolean;
@@ -33,14 +44,17 @@ export type ReloadOutcome =
   | { readonly reloaded: false; readonly error: string };
 
 /** Reads the file and reloads the server with it, or keeps the running configuration. */
-export function reloadFrom(options: ConfigWatchOptions, why: string): ReloadOutcome {
+export function reloadFrom<Config>(
+  options: ConfigWatchOptions<Config>,
+  why: string,
+): ReloadOutcome {
   const { server, file, load, logger } = options;
-  let next: ServerConfig;
+  let next: Config;
   try {
     next = load();
   } catch (error) {
     const message =
-      error instanceof ConfigError ? error.message : `could not read ${file}: ${String(error)}`;
+      error instanceof TriageError ? error.message : `could not read ${file}: ${String(error)}`;
     logger.error({ file, why }, `configuration not reloaded, the running one stays: ${message}`);
     return { reloaded: false, error: message };
   }
@@ -56,7 +70,7 @@ export function reloadFrom(options: ConfigWatchOptions, why: string): ReloadOutc
 }
 
 /** Starts watching; returns a function that stops. */
-export function watchConfig(options: ConfigWatchOptions): () => void {
+export function watchConfig<Config>(options: ConfigWatchOptions<Config>): () => void {
   let timer: NodeJS.Timeout | undefined;
   const later = (why: string) => {
     clearTimeout(timer);

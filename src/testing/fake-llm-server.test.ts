@@ -226,6 +226,67 @@ describe('Anthropic messages', () => {
   });
 });
 
+describe('prompt-cache usage', () => {
+  const usage = {
+    inputTokens: 100,
+    cachedInputTokens: 900,
+    cacheCreationInputTokens: 50,
+    outputTokens: 20,
+  };
+  const anthropicBody = (extra: Record<string, unknown> = {}) => ({
+    model: 'small',
+    max_tokens: 10,
+    messages: [{ role: 'user', content: 'Hi' }],
+    ...extra,
+  });
+
+  it('reports cached tokens the OpenAI way, in JSON and in the streamed usage chunk', async () => {
+    fake.reply({ text: 'yes', usage });
+    const expected = {
+      prompt_tokens: 1050,
+      completion_tokens: 20,
+      total_tokens: 1070,
+      prompt_tokens_details: { cached_tokens: 900 },
+    };
+    expect(JSON.parse((await post('/v1/chat/completions', chat())).text).usage).toEqual(expected);
+    const streamed = await post(
+      '/v1/chat/completions',
+      chat({ stream: true, stream_options: { include_usage: true } }),
+    );
+    const last = sse(streamed.text).at(-2)?.data ?? '';
+    expect(JSON.parse(last).usage).toEqual(expected);
+  });
+
+  it('reports cache reads and writes the Anthropic way, in JSON and in message_start and message_delta', async () => {
+    fake.reply({ text: 'yes', usage });
+    const input = {
+      input_tokens: 100,
+      cache_creation_input_tokens: 50,
+      cache_read_input_tokens: 900,
+    };
+    expect(JSON.parse((await post('/v1/messages', anthropicBody())).text).usage).toEqual({
+      ...input,
+      output_tokens: 20,
+    });
+    const events = sse((await post('/v1/messages', anthropicBody({ stream: true }))).text);
+    const data = (name: string) => JSON.parse(events.find((e) => e.event === name)?.data ?? '');
+    expect(data('message_start').message.usage).toEqual({ ...input, output_tokens: 1 });
+    expect(data('message_delta').usage).toEqual({ ...input, output_tokens: 20 });
+  });
+
+  it('leaves the cache fields out when the reply names none', async () => {
+    fake.reply({ text: 'yes', usage: { inputTokens: 7, outputTokens: 3 } });
+    expect(JSON.parse((await post('/v1/chat/completions', chat())).text).usage).toEqual({
+      prompt_tokens: 7,
+      completion_tokens: 3,
+      total_tokens: 10,
+    });
+    const events = sse((await post('/v1/messages', anthropicBody({ stream: true }))).text);
+    const delta = JSON.parse(events.find((e) => e.event === 'message_delta')?.data ?? '');
+    expect(delta.usage).toEqual({ output_tokens: 3 });
+  });
+});
+
 describe('Ollama chat', () => {
   it('streams NDJSON by default, as Ollama does, and answers JSON with stream false', async () => {
     fake.reply('a b c');

@@ -87,8 +87,8 @@ export interface FakeReply {
   readonly headers?: Readonly<Record<string, string>>;
   /** The model named in the reply. Default: the model asked for. */
   readonly model?: string;
-  /** Token usage reported. Default: estimated from the text lengths. */
-  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  /** Token usage reported. Default: estimated from the text lengths, nothing cached. */
+  readonly usage?: FakeUsage;
   /** The finish reason reported, in the route's vocabulary. Default `stop` / `end_turn`. */
   readonly finishReason?: string;
   readonly delayMs?: number;
@@ -97,6 +97,23 @@ export interface FakeReply {
   readonly chunkBytes?: number;
   readonly stallAfterBytes?: number;
   readonly closeAfterBytes?: number;
+}
+
+/**
+ * Token usage a reply reports, counted the Anthropic way: `inputTokens` are the input tokens read
+ * at full price, apart from those read from the prompt cache (`cachedInputTokens`) and those
+ * written to it (`cacheCreationInputTokens`). Each wire format writes them its own way: OpenAI's
+ * `prompt_tokens` is their sum, with `prompt_tokens_details.cached_tokens` for the cache reads
+ * (it has no cache writes: they count as plain prompt tokens); Anthropic's `input_tokens`,
+ * `cache_read_input_tokens` and `cache_creation_input_tokens` are the three counts. The cache
+ * fields appear only when given (then also, as the current Anthropic API does, with the input
+ * counts in a stream's `message_delta`).
+ */
+export interface FakeUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedInputTokens?: number;
+  readonly cacheCreationInputTokens?: number;
 }
 
 /** A behaviour: a reply, or a string short for `{ text }`. */

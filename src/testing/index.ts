@@ -16,6 +16,7 @@ export type {
   FakeReply,
   FakeRequest,
   FakeRequestOutcome,
+  FakeUsage,
   FakeWireFormat,
 } from './fake-types.js';
 export { streamDeltas } from './wire-shared.js';

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../llm/types.js';
-import type { FakeMessage } from './fake-types.js';
+import type { FakeMessage, FakeUsage } from './fake-types.js';
 import {
   contentText,
   type EncodedBody,
@@ -57,7 +57,7 @@ export const anthropicWire: WireFormatEncoder = {
         content: [block],
         stop_reason: stopReason,
         stop_sequence: null,
-        usage: { input_tokens: reply.usage.inputTokens, output_tokens: reply.usage.outputTokens },
+        usage: { ...inputUsage(reply.usage), output_tokens: reply.usage.outputTokens },
       };
       return { contentType: 'application/json', pieces: [JSON.stringify(body)], streamed: false };
     }
@@ -72,7 +72,7 @@ export const anthropicWire: WireFormatEncoder = {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: reply.usage.inputTokens, output_tokens: 1 },
+          usage: { ...inputUsage(reply.usage), output_tokens: 1 },
         },
       }),
       event('content_block_start', {
@@ -98,7 +98,11 @@ export const anthropicWire: WireFormatEncoder = {
       event('message_delta', {
         type: 'message_delta',
         delta: { stop_reason: stopReason, stop_sequence: null },
-        usage: { output_tokens: reply.usage.outputTokens },
+        // The current API repeats the input counts here; shown when the reply names cache counts.
+        usage: {
+          ...(hasCacheCounts(reply.usage) ? inputUsage(reply.usage) : {}),
+          output_tokens: reply.usage.outputTokens,
+        },
       }),
       event('message_stop', { type: 'message_stop' }),
     );
@@ -112,6 +116,23 @@ export const anthropicWire: WireFormatEncoder = {
     });
   },
 };
+
+/** The input counts of a usage, as Anthropic writes them (cache counts only when given). */
+function inputUsage(usage: FakeUsage): Record<string, number> {
+  return {
+    input_tokens: usage.inputTokens,
+    ...(usage.cacheCreationInputTokens === undefined
+      ? {}
+      : { cache_creation_input_tokens: usage.cacheCreationInputTokens }),
+    ...(usage.cachedInputTokens === undefined
+      ? {}
+      : { cache_read_input_tokens: usage.cachedInputTokens }),
+  };
+}
+
+function hasCacheCounts(usage: FakeUsage): boolean {
+  return usage.cachedInputTokens !== undefined || usage.cacheCreationInputTokens !== undefined;
+}
 
 function forcedTool(
   body: Record<string, unknown>,

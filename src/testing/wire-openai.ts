@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../llm/types.js';
+import type { FakeUsage } from './fake-types.js';
 import {
   type EncodedBody,
   FAKE_CREATED,
@@ -38,11 +39,7 @@ export const openAiWire: WireFormatEncoder = {
     const useTool = reply.isJson && toolName !== undefined;
     const callId = `call_fake${reply.request.seq}`;
     const finish = reply.finishReason ?? (useTool ? 'tool_calls' : 'stop');
-    const usage = {
-      prompt_tokens: reply.usage.inputTokens,
-      completion_tokens: reply.usage.outputTokens,
-      total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,
-    };
+    const usage = openAiUsage(reply.usage);
     if (!reply.request.stream) {
       const body = {
         id,
@@ -141,6 +138,21 @@ export const openAiWire: WireFormatEncoder = {
     });
   },
 };
+
+/**
+ * A reply's usage as OpenAI writes it: the prompt counts every input token, cache reads and
+ * writes included; the cache reads are also given apart, when there are any to tell.
+ */
+function openAiUsage(usage: FakeUsage): Record<string, unknown> {
+  const cached = usage.cachedInputTokens;
+  const prompt = usage.inputTokens + (cached ?? 0) + (usage.cacheCreationInputTokens ?? 0);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: usage.outputTokens,
+    total_tokens: prompt + usage.outputTokens,
+    ...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }),
+  };
+}
 
 /** The function a request forces (`tool_choice: { type: 'function', function: { name } }`). */
 function forcedFunction(

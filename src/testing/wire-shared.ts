@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../llm/types.js';
-import type { FakeMessage, FakeRequest } from './fake-types.js';
+import type { FakeMessage, FakeRequest, FakeUsage } from './fake-types.js';
 
 /** What a wire format reads from a request body, for the record and for handlers. */
 export interface ParsedChat {
@@ -20,7 +20,7 @@ export interface ReplyContent {
   /** Set when the behaviour gave `json`. */
   readonly json?: unknown;
   readonly isJson: boolean;
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly usage: FakeUsage;
   readonly finishReason?: string;
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseServerConfig, type ServerConfig } from '../../server/config.js';
-import { readConfigFile } from '../io.js';
+import { parseConfigBytes, readConfigBytes } from '../io.js';
 import { withWeightsFile } from '../tier-config.js';
 
 /** File names looked for in the working directory when no configuration is named. */
@@ -24,14 +24,16 @@ export function findConfigFile(
 
 /**
  * The validated configuration of `path` (JSON or YAML; an empty file is all defaults), or the
- * defaults when there is no file. Errors name the file and, for a bad field, its path.
+ * defaults when there is no file. Errors name the file and, for a bad field, its path. `bytes`:
+ * the file's content read already (the file is read otherwise).
  */
 export function loadServerConfig(
   path: string | undefined,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  bytes?: Uint8Array,
 ): ServerConfig {
   if (path === undefined) return parseServerConfig({}, { env });
-  const value = readConfigFile(path, { allowEmpty: true }) ?? {};
+  const value = parseConfigBytes(bytes ?? readConfigBytes(path), path, { allowEmpty: true }) ?? {};
   // `tier.weights` may name a weights file, relative to the configuration file.
   const tier = (value as { tier?: unknown } | null)?.tier;
   const config =

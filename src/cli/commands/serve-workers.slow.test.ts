@@ -3,45 +3,22 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, request } from 'undici';
+import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, listening, spawnCli } from '../../../test/built-cli.js';
+import { exited, spawnCli } from '../../../test/built-cli.js';
 import { type FakeLlmServer, startFakeLlm } from '../../testing/index.js';
+import {
+  chatOnNewConnection,
+  onNewConnection,
+  POLL,
+  startWorkers,
+  stopWorkers,
+} from './serve-workers.test-helpers.js';
 
 /** Each worker is a process of its own (of the built CLI): allow for a busy machine. */
 const SLOW = 90_000;
 
 const serve = (args: string[]) => spawnCli(['serve', ...args]);
-
-/** The JSON lines a child wrote on standard output so far. */
-function logLines(child: ChildProcess): () => { msg: string; [key: string]: unknown }[] {
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  return () =>
-    out
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line));
-}
-
-/** A chat request on a connection of its own (so that the workers share the requests). */
-async function chatOnNewConnection(url: string): Promise<number> {
-  const client = new Client(url);
-  try {
-    const res = await client.request({
-      method: 'POST',
-      path: '/v1/chat/completions',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'auto', messages: [{ role: 'user', content: 'Hi!' }] }),
-    });
-    await res.body.dump();
-    return res.statusCode;
-  } finally {
-    await client.close();
-  }
-}
 
 describe('triage serve --workers', () => {
   let fake: FakeLlmServer;
@@ -64,18 +41,9 @@ describe('triage serve --workers', () => {
   it(
     'serves one port from several processes, with the metrics of all at /metrics',
     async () => {
-      const child = serve(['--config', file, '--port', '0', '--workers', '2']);
-      children.push(child);
-      const logs = logLines(child);
-      const url = await listening(child);
-      // Standard output is written in batches: a line may come up to a second late.
-      await expect
-        .poll(() => logs().filter((line) => line.msg === 'worker listening').length)
-        .toBe(2);
-      const statuses = await Promise.all(
-        Array.from({ length: 20 }, () => chatOnNewConnection(url)),
-      );
-      expect(statuses.every((status) => status === 200)).toBe(true);
+      const { child, url, logs } = await startWorkers(['--config', file], children);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => chatOnNewConnection(url)));
+      expect(answers.every((answer) => answer.status === 200)).toBe(true);
       // Every request counted once, whichever worker answered it.
       const metrics = await (await request(`${url}/metrics`)).body.text();
       const counted = [...metrics.matchAll(/^triage_requests_total\{[^}]*\} (\d+)$/gm)].reduce(
@@ -83,11 +51,10 @@ describe('triage serve --workers', () => {
         0,
       );
       expect(counted).toBe(20);
-      const ended = exited(child);
-      child.kill('SIGTERM');
-      expect((await ended).code).toBe(0);
+      expect(await stopWorkers(child)).toBe(0);
+      // Standard output is written in batches: a line may come up to a second late.
       await expect
-        .poll(() => logs().filter((line) => line.msg === 'worker stopped').length)
+        .poll(() => logs().filter((line) => line.msg === 'worker stopped').length, POLL)
         .toBe(2);
     },
     SLOW,
@@ -103,25 +70,16 @@ describe('triage serve --workers', () => {
           'tiers:\n  SIMPLE: [local/small]\n' +
           `llm: { id: checker, kind: openai, model: checker-model, baseUrl: "${fake.openAiBaseUrl}" }\n`,
       );
-      const child = serve(['--config', withLlm, '--port', '0', '--workers', '2']);
-      children.push(child);
-      const logs = logLines(child);
-      const url = await listening(child);
-      await expect
-        .poll(() => logs().filter((line) => line.msg === 'worker listening').length)
-        .toBe(2);
+      const { child, url } = await startWorkers(['--config', withLlm], children);
       /** The model each of ten requests, on connections of their own, was told. */
       const models = () =>
         Promise.all(
-          Array.from({ length: 10 }, async () => {
-            const client = new Client(url);
-            try {
+          Array.from({ length: 10 }, () =>
+            onNewConnection(url, async (client) => {
               const res = await client.request({ method: 'GET', path: '/admin/classifier' });
               return ((await res.body.json()) as { model: string }).model;
-            } finally {
-              await client.close();
-            }
-          }),
+            }),
+          ),
         );
       const switched = await request(`${url}/admin/classifier`, {
         method: 'POST',
@@ -134,9 +92,7 @@ describe('triage serve --workers', () => {
       await expect
         .poll(async () => new Set(await models()), { timeout: SLOW / 2 })
         .toEqual(new Set(['switched-model']));
-      const ended = exited(child);
-      child.kill('SIGTERM');
-      expect((await ended).code).toBe(0);
+      expect(await stopWorkers(child)).toBe(0);
     },
     SLOW,
   );
@@ -144,11 +100,7 @@ describe('triage serve --workers', () => {
   it(
     'replaces a worker that dies, and says so',
     async () => {
-      const child = serve(['--config', file, '--port', '0', '--workers', '2']);
-      children.push(child);
-      const logs = logLines(child);
-      const url = await listening(child);
-      await expect.poll(() => logs().some((line) => line.msg === 'worker listening')).toBe(true);
+      const { child, url, logs } = await startWorkers(['--config', file], children);
       const victim = logs().find((line) => line.msg === 'worker listening')?.pid as number;
       process.kill(victim, 'SIGKILL');
       await expect
@@ -158,10 +110,8 @@ describe('triage serve --workers', () => {
         .toBe(3);
       const died = logs().find((line) => line.msg === 'worker died: starting another');
       expect(died).toMatchObject({ pid: victim, signal: 'SIGKILL', level: 50 });
-      expect(await chatOnNewConnection(url)).toBe(200);
-      const ended = exited(child);
-      child.kill('SIGTERM');
-      expect((await ended).code).toBe(0);
+      expect((await chatOnNewConnection(url)).status).toBe(200);
+      expect(await stopWorkers(child)).toBe(0);
     },
     SLOW,
   );

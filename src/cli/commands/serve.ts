@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { readConfigBytes } from '../io.js';
 import { findConfigFile, loadServerConfig } from './serve-config.js';
 import { serveHere } from './serve-run.js';
 import { serveAsWorker, serveWithWorkers } from './serve-workers.js';
@@ -40,12 +41,14 @@ export function registerServe(program: Command): void {
         'POST /v1/route, GET /v1/models, GET /health, GET /metrics. See docs/server.md.',
     )
     .action(async (options: ServeOptions) => {
-      const file = findConfigFile(options.config);
-      const config = loadServerConfig(file);
-      const workers = options.workers ?? 1;
       const listenOptions = { port: options.port, host: options.host };
-      if (cluster.isWorker) await serveAsWorker(config, listenOptions);
-      else if (workers > 1) await serveWithWorkers(config, file, workers);
+      // A worker runs on the configuration its primary read (and reloads with the primary).
+      if (cluster.isWorker) return serveAsWorker(listenOptions);
+      const file = findConfigFile(options.config);
+      const bytes = file === undefined ? undefined : readConfigBytes(file);
+      const config = loadServerConfig(file, process.env, bytes);
+      const workers = options.workers ?? 1;
+      if (workers > 1) await serveWithWorkers(config, file, bytes, workers);
       else await serveHere(config, file, listenOptions);
     });
 }
