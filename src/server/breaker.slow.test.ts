@@ -107,7 +107,7 @@ describe('upstream health shared by two instances through Redis', () => {
     const fromB = await ask(b);
     expect(fromB.status).toBe(200);
     expect(fromB.headers['x-triage-model']).toBe('fake/mid-b');
-    expect(fromB.headers['x-triage-breaker-skipped']).toBe('fake/mid-a');
+    expect(fromB.headers['x-triage-skipped']).toBe('fake/mid-a');
     // B never sent anything to mid-a.
     expect(
       fake.chatRequests.filter((r) => r.headers['x-instance'] === 'b').map((r) => r.model),

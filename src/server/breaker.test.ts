@@ -44,7 +44,7 @@ describe('circuit breaker per upstream model', () => {
     expect(models(h)).toEqual(['mid-b']);
     expect(skipping.headers['x-triage-model']).toBe('fake/mid-b');
     expect(skipping.headers['x-triage-fallbacks']).toBe('1');
-    expect(skipping.headers['x-triage-breaker-skipped']).toBe('fake/mid-a');
+    expect(skipping.headers['x-triage-skipped']).toBe('fake/mid-a');
     expect(
       await metric(h, /triage_upstream_breaker_skips_total\{model="fake\/mid-a"\} (\d+)/),
     ).toBe('1');
@@ -64,7 +64,7 @@ describe('circuit breaker per upstream model', () => {
     h.fake.reply(byModel({ 'mid-a': 'from a', 'mid-b': 'from b' }));
     const probe = await post(url, chat('plain'));
     expect(probe.headers['x-triage-model']).toBe('fake/mid-a');
-    expect(probe.headers['x-triage-breaker-skipped']).toBeUndefined();
+    expect(probe.headers['x-triage-skipped']).toBeUndefined();
     expect(await metric(h, /triage_upstream_breaker_state\{model="fake\/mid-a"\} (\d+)/)).toBe('0');
     const closed = h.logs.lines.map((l) => JSON.parse(l)).find((l) => l.breaker === 'closed');
     expect(closed).toMatchObject({ model: 'fake/mid-a' });
@@ -101,7 +101,7 @@ describe('circuit breaker per upstream model', () => {
     const { message } = JSON.parse(all.text).error;
     expect(message).toContain('fake/mid-a (MEDIUM): HTTP 503');
     expect(message).toContain('fake/mid-b (MEDIUM): not tried: its circuit breaker is open');
-    expect(all.headers['x-triage-breaker-skipped']).toBe('fake/mid-b');
+    expect(all.headers['x-triage-skipped']).toBe('fake/mid-b');
     // That failure opened mid-a again: mid-b is now the one opened longest ago.
     started.clock.now += 10;
     await post(url, chat('plain'));

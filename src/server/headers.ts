@@ -60,7 +60,7 @@ export function decisionHeaders(
   if (model !== undefined) headers['x-triage-model'] = model;
   if (fallbacks > 0) headers['x-triage-fallbacks'] = String(fallbacks);
   if (skipped !== undefined) {
-    headers['x-triage-breaker-skipped'] = skipped.map((target) => target.model.id).join(', ');
+    headers['x-triage-skipped'] = skipped.map((target) => target.model.id).join(', ');
   }
   return headers;
 }
