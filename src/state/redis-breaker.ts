@@ -148,9 +148,11 @@ export class RedisBreaker implements UpstreamBreaker {
     if (kind === 'probe') this.#probes.delete(model);
     const quiet = this.#local.isQuiet(model);
     this.#local.report(model, kind, verdict);
-    if (!this.#local.settings.enabled || (verdict !== 'unhealthy' && quiet && token === '')) {
-      return;
-    }
+    if (!this.#local.settings.enabled) return;
+    // Nothing to tell the others: nothing learned and no probe to hand back, or a healthy answer
+    // of a model with nothing counted.
+    if (verdict === 'unknown' && token === '') return;
+    if (verdict === 'healthy' && quiet && token === '') return;
     const probe = probeKey(model);
     this.#link.send((redis) => {
       const scripts = redis as unknown as BreakerScripts;
