@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { needRedis, type TestRedis } from '../../test/redis-server.js';
 import { MemoryBreaker } from '../state/memory-breaker.js';
 import { memoryState } from '../state/shared-state.js';
 import { byModel } from '../testing/index.js';
@@ -124,5 +125,52 @@ describe('circuit breaker per upstream model', () => {
     h.fake.reply(byModel({ 'mid-a': { status: 503 }, 'mid-b': 'from b' }));
     for (let i = 0; i < 3; i++) await post(url, chat('plain'));
     expect(models(h)).toEqual(['mid-a', 'mid-b', 'mid-a', 'mid-b', 'mid-a', 'mid-b']);
+  });
+});
+
+describe('circuit breakers shared through Redis, two servers in this process', () => {
+  let redis: TestRedis | undefined;
+  const harnesses: Harness[] = [];
+  afterEach(async () => {
+    for (const h of harnesses.splice(0)) await h.close();
+    await redis?.stop({ kill: true });
+    redis = undefined;
+  });
+
+  it('a model that failed behind one server is skipped by the other, which never tried it', async (context) => {
+    redis = await needRedis(context);
+    const url = redis.url;
+    const start = () =>
+      startHarness({
+        config: (baseUrl) => ({
+          providers: { fake: { baseUrl, timeoutMs: 10_000 } },
+          tiers: { MEDIUM: ['fake/mid-a', 'fake/mid-b'] },
+          state: { redis: { url, timeoutMs: 1_000 } },
+          breaker: { failures: 2, openMs: 60_000 },
+        }),
+      });
+    const a = await start();
+    const b = await start();
+    harnesses.push(a, b);
+    for (const h of [a, b]) {
+      const up = async () => /triage_state_redis_up 1/.test(await h.server.metrics.render());
+      for (let i = 0; !(await up()); i++) {
+        if (i > 2_000) throw new Error('the server did not reach Redis');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    a.fake.reply(byModel({ 'mid-a': { status: 503 }, 'mid-b': 'from b' }));
+    for (let i = 0; i < 2; i++) await post(`${a.url}/v1/chat/completions`, chat('plain'));
+    const open = /triage_upstream_breaker_state\{model="fake\/mid-a"\} 1/;
+    for (let i = 0; !open.test(await b.server.metrics.render()); i++) {
+      if (i > 2_000) throw new Error('the other server did not see the breaker open');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const res = await post(`${b.url}/v1/chat/completions`, chat('plain'));
+    expect(res.headers['x-triage-model']).toBe('fake/mid-b');
+    expect(res.headers['x-triage-skipped']).toBe('fake/mid-a');
+    expect(models(b)).toEqual(['mid-b']);
+    const shared = b.logs.lines.map((l) => JSON.parse(l)).find((l) => l.breaker === 'open');
+    expect(shared).toMatchObject({ model: 'fake/mid-a', shared: true });
   });
 });
