@@ -9,6 +9,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { InjectionConfigInput } from '../injection/config.js';
 import type { ConfiguredProvider } from '../llm/config.js';
 import { type SwitchableProvider, withModelSwitch } from '../llm/model-switch.js';
+import type { UpstreamBreaker } from '../state/breaker-store.js';
 import { memoryState, redisState, type SharedState } from '../state/shared-state.js';
 import { createTriage, type Triage } from '../triage.js';
 import { Accounting } from './accounting.js';
@@ -18,6 +19,7 @@ import { AgentMetrics } from './agents/agent-metrics.js';
 import { AgentStage } from './agents/agent-stage.js';
 import { ClientKeys } from './auth.js';
 import { readJsonBody } from './body-reader.js';
+import { watchBreaker } from './breaker-watch.js';
 import { Catalog } from './catalog.js';
 import { registerChat } from './chat-endpoint.js';
 import { ClassifierSwitch, classifierOffReason } from './classifier-switch.js';
@@ -72,6 +74,8 @@ export interface TriageServerOptions {
    * with the metrics of all workers.
    */
   readonly metricsText?: () => Promise<string>;
+  /** The state to keep (closed with the server); default: the one the `state` section says. */
+  readonly state?: SharedState;
 }
 
 /** A routing server, built and ready to listen. */
@@ -136,7 +140,8 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
   const metrics = new ServerMetrics({ processMetrics: options.processMetrics ?? true });
   const exchanges = new OpenExchanges();
   const keys = new ClientKeys(clientKeys(config, env));
-  const state = stateOf(config, env, logger, metrics);
+  const state = options.state ?? stateOf(config, env, logger, metrics);
+  watchBreaker(state.breaker, config.breaker, logger, metrics);
   const accounting = new Accounting(config, metrics.registry, state.counters, keys.enabled, (err) =>
     logger.error({ err }, 'counting a spend failed'),
   );
@@ -152,6 +157,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     admin: new AdminAccess(adminKeys(config, env), config.server.admin.allowLoopback),
     recorder: consoleRecorder(config.console),
     agentMetrics: new AgentMetrics(metrics.registry),
+    breaker: state.breaker,
   };
   let generation = buildGeneration(config, shared);
   const ctx = generation.ctx;
@@ -224,6 +230,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
       const restart = restartOnlyChanges(generation.ctx.config, next);
       const built = buildGeneration(next, shared);
       accounting.configure(next);
+      state.breaker.configure(next.breaker);
       table.swap(routesOf(built.ctx));
       const old = generation;
       generation = built;
@@ -322,6 +329,8 @@ interface Shared {
   readonly recorder: ReturnType<typeof consoleRecorder>;
   /** The agent stage's metrics (each generation builds its own stage over them). */
   readonly agentMetrics: AgentMetrics;
+  /** The upstream models' circuit breakers, kept across reloads. */
+  readonly breaker: UpstreamBreaker;
 }
 
 /** What one configuration builds: the handlers' context, and what to close when it is replaced. */
@@ -350,6 +359,7 @@ function buildGeneration(config: ServerConfig, shared: Shared): Generation {
     metrics: shared.metrics,
     catalog,
     upstreams,
+    breaker: shared.breaker,
     tiers,
     router: new Router(catalog, tiers, config.server.unknownModel),
     triage,

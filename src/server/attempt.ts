@@ -33,7 +33,9 @@ export type FailureReason =
   /** A whole answer larger than `server.responseLimitBytes`. */
   | 'too_large'
   /** Something that is not an answer: a redirect, a 204, a 200 whose body is not JSON, … */
-  | 'invalid_answer';
+  | 'invalid_answer'
+  /** Not tried: its circuit breaker is open (the upstream failed repeatedly). */
+  | 'breaker_open';
 
 /** The upstream failed before anything reached the client: another model may be tried. */
 export interface AttemptFailure {

@@ -44,6 +44,7 @@ export function proxiedHandler(
   const endpoint = protocol.endpoint;
   const { decisionHeaders: withHeaders, deadlineMs } = ctx.config.server;
   const onFailure = metrics.failed.bind(metrics);
+  const onSkip = metrics.skipped.bind(metrics);
 
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
@@ -93,6 +94,8 @@ export function proxiedHandler(
         upstreams,
         decisionHeaders: withHeaders,
         onFailure,
+        breaker: ctx.breaker,
+        onSkip,
         extraHeaders,
         deadline,
         // The request's own method (it keeps its state in its closure, not in `this`): no

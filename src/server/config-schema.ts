@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { ProviderConfigSchema } from '../llm/config.js';
 import { AgentsSectionSchema } from './agents/agents-config.js';
+import { BreakerSectionSchema } from './config-breaker.js';
 import { CostsSectionSchema, LimitsSectionSchema } from './config-costs.js';
 import { ForwardedSectionSchema } from './config-endpoints.js';
 import { StateSectionSchema } from './config-state.js';
@@ -253,6 +254,8 @@ export const ServerConfigSchema = Type.Object(
     agents: AgentsSectionSchema,
     /** Where the state several instances share is kept: memory (default) or Redis. */
     state: StateSectionSchema,
+    /** The circuit breaker of each upstream model: a failing one is skipped for a while. */
+    breaker: BreakerSectionSchema,
   },
   { additionalProperties: false },
 );

@@ -98,6 +98,8 @@ async function forward(
       upstreams: ctx.upstreams,
       decisionHeaders: false,
       onFailure: ctx.metrics.failed.bind(ctx.metrics),
+      breaker: ctx.breaker,
+      onSkip: ctx.metrics.skipped.bind(ctx.metrics),
       deadline,
       prepare: (target, upstream) => {
         return {

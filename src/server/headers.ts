@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { Target } from './catalog.js';
 import type { Routing } from './routing.js';
 
 /**
@@ -38,11 +39,16 @@ export function passUpstreamHeaders(
   return into;
 }
 
-/** The `x-triage-*` headers of a routed request; `model` is the upstream model that answered. */
+/**
+ * The `x-triage-*` headers of a routed request; `model` is the upstream model that answered,
+ * `fallbacks` the models failed or skipped before it, `skipped` those skipped because their
+ * circuit breaker is open.
+ */
 export function decisionHeaders(
   routing: Routing,
   model: string | undefined,
   fallbacks: number,
+  skipped?: readonly Target[],
 ): OutgoingHttpHeaders {
   const { decision } = routing;
   const headers: OutgoingHttpHeaders = {
@@ -53,5 +59,8 @@ export function decisionHeaders(
   if (decision.fallbackCause) headers['x-triage-fallback-cause'] = decision.fallbackCause;
   if (model !== undefined) headers['x-triage-model'] = model;
   if (fallbacks > 0) headers['x-triage-fallbacks'] = String(fallbacks);
+  if (skipped !== undefined) {
+    headers['x-triage-skipped'] = skipped.map((target) => target.model.id).join(', ');
+  }
   return headers;
 }

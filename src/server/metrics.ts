@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { BreakerState, UpstreamBreaker } from '../state/breaker-store.js';
 import type { AttemptFailure } from './attempt.js';
 import type { Target } from './catalog.js';
 import type { Routing } from './routing.js';
@@ -9,6 +10,9 @@ import type { Routing } from './routing.js';
  * 15-20 µs per request at 200 requests/s. Ten samples a second still give every scrape hundreds.
  */
 const EVENT_LOOP_SAMPLE_MS = 100;
+
+/** A breaker's state as the gauge says it. */
+const BREAKER_VALUE: Readonly<Record<BreakerState, number>> = { closed: 0, open: 1, half_open: 2 };
 
 /**
  * The server's Prometheus metrics, in a registry of its own (several servers in one process, as in
@@ -82,6 +86,13 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  readonly breakerSkips = new Counter({
+    name: 'triage_upstream_breaker_skips_total',
+    help: 'Upstream models a request skipped because their circuit breaker was open, by model.',
+    labelNames: ['model'] as const,
+    registers: [this.registry],
+  });
+
   readonly interrupted = new Counter({
     name: 'triage_stream_interruptions_total',
     help: 'Streams that broke after their first byte (the client got an error event).',
@@ -151,6 +162,26 @@ export class ServerMetrics {
     const reason = failure.reason === 'status' ? `http_${failure.status}` : failure.reason;
     this.upstreamFailures.inc({ model: target.model.id, reason });
     if (!isLast) this.fallbacks.inc({ from_model: target.model.id, reason });
+  }
+
+  /** Records a model skipped because its breaker is open. */
+  skipped(target: Target): void {
+    this.breakerSkips.inc({ model: target.model.id });
+  }
+
+  /** Reports the state of `breaker`'s models at each scrape. */
+  watchBreaker(breaker: UpstreamBreaker): void {
+    new Gauge({
+      name: 'triage_upstream_breaker_state',
+      help: "Each upstream model's circuit breaker: 0 closed (tried), 1 open (skipped), 2 half-open (one probe let through).",
+      labelNames: ['model'] as const,
+      registers: [this.registry],
+      // Across workers, the most open state any of them sees.
+      aggregator: 'max',
+      collect() {
+        for (const [model, state] of breaker.states()) this.set({ model }, BREAKER_VALUE[state]);
+      },
+    });
   }
 
   /** Records whether the shared state's Redis answers. */

@@ -1,10 +1,12 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import type { AttemptKind, UpstreamBreaker } from '../state/breaker-store.js';
 import {
   type AttemptDeadline,
   type AttemptFailure,
   type AttemptOutcome,
   attempt,
 } from './attempt.js';
+import { verdictOf } from './breaker-verdict.js';
 import type { Target } from './catalog.js';
 import type { ChatRequestBody } from './decide.js';
 import { errorBody } from './errors.js';
@@ -23,7 +25,9 @@ import type { Upstream, Upstreams } from './upstreams.js';
  * Proxies one chat request along its targets: each model of the decided tier, then up the
  * fallback chain, until one answers. A model is left for the next only when it failed before the
  * first byte reached the client, and only while the request's deadline has not passed: each
- * attempt gets the model's timeout or what is left of the deadline, whichever is shorter.
+ * attempt gets the model's timeout or what is left of the deadline, whichever is shorter. A
+ * model whose circuit breaker is open is skipped (unless every target's is), and each attempt's
+ * outcome is reported to its breaker.
  */
 
 /** What happened to a proxied request. */
@@ -67,6 +71,10 @@ export interface ProxyOptions {
   readonly prepare?: (target: Target, upstream: Upstream) => PreparedAttempt;
   /** The client's wire format, for the errors the proxy writes itself. Default OpenAI's. */
   readonly client?: ClientProtocol;
+  /** The upstream models' circuit breakers: a model whose breaker is open is skipped. */
+  readonly breaker?: UpstreamBreaker;
+  /** Called for each model skipped because its breaker is open. */
+  readonly onSkip?: (target: Target) => void;
 }
 
 /** How a chain of attempts ended without an answer. */
@@ -76,6 +84,36 @@ interface Unanswered {
   readonly untried: readonly Target[];
   /** Whether the request's deadline ended the chain. */
   readonly deadlinePassed: boolean;
+  /** Targets skipped because their breaker is open. */
+  readonly skipped: readonly Target[] | undefined;
+}
+
+/** The failure listed for a target skipped because its breaker is open. */
+const SKIPPED: AttemptFailure = Object.freeze({
+  kind: 'failed',
+  reason: 'breaker_open',
+  detail: 'not tried: its circuit breaker is open (it failed repeatedly)',
+  ms: 0,
+});
+
+/**
+ * How much longer than an attempt's own time limit its probe's turn lasts: the attempt reports
+ * before that, and a probe whose instance died is replaced after it.
+ */
+const PROBE_LEASE_MARGIN_MS = 1_000;
+
+/** Of targets skipped because their breaker is open, the one whose breaker opened first. */
+function longestOpen(skipped: readonly Target[], breaker: UpstreamBreaker | undefined): Target {
+  let best = skipped[0] as Target;
+  let bestAt = Number.POSITIVE_INFINITY;
+  for (const target of skipped) {
+    const at = breaker?.openedAt(target.model.id) ?? Number.NEGATIVE_INFINITY;
+    if (at < bestAt) {
+      best = target;
+      bestAt = at;
+    }
+  }
+  return best;
 }
 
 /**
@@ -91,21 +129,52 @@ export async function proxyChat(
 ): Promise<ProxyResult> {
   const failures: { target: Target; failure: AttemptFailure }[] = [];
   const { targets } = routing;
-  const { deadline } = options;
+  const { deadline, breaker } = options;
   let last: AttemptOutcome = { kind: 'aborted' };
   let untried: readonly Target[] = [];
   let deadlinePassed = false;
-  for (let i = 0; i < targets.length; i++) {
+  /** Targets skipped because their breaker is open. */
+  let skipped: Target[] | undefined;
+  let attempts = 0;
+  // One round past the last target: when every target was skipped, the one whose breaker opened
+  // longest ago is tried all the same (a breaker never turns into an outage).
+  for (let i = 0; i <= targets.length; i++) {
     if (exchange.gone) break;
-    const target = targets[i] as Target;
+    const forced = i === targets.length;
+    if (forced && (attempts > 0 || skipped === undefined)) break;
+    const target = forced ? longestOpen(skipped as Target[], breaker) : (targets[i] as Target);
     const limit = attemptDeadline(target, deadline);
     if (limit === undefined) {
-      untried = targets.slice(i);
+      untried = forced ? [target] : targets.slice(i);
       deadlinePassed = true;
       break;
     }
+    let kind: AttemptKind = forced ? 'forced' : 'pass';
+    if (forced) {
+      // Tried after all: no longer listed as skipped.
+      failures.splice(
+        failures.findIndex((f) => f.target === target),
+        1,
+      );
+      skipped = (skipped as Target[]).filter((t) => t !== target);
+      if (skipped.length === 0) skipped = undefined;
+    } else if (breaker !== undefined) {
+      const admitted = breaker.admit(target.model.id, limit.ms + PROBE_LEASE_MARGIN_MS);
+      kind = admitted instanceof Promise ? await admitted : admitted;
+      if (kind === 'skip') {
+        skipped ??= [];
+        skipped.push(target);
+        failures.push({ target, failure: SKIPPED });
+        options.onSkip?.(target);
+        continue;
+      }
+    }
+    attempts++;
     const headers: OutgoingHttpHeaders = options.decisionHeaders
-      ? { ...options.extraHeaders, ...decisionHeaders(routing, target.model.id, failures.length) }
+      ? {
+          ...options.extraHeaders,
+          ...decisionHeaders(routing, target.model.id, failures.length, skipped),
+        }
       : { ...options.extraHeaders };
     const upstream = options.upstreams.get(target.model.provider);
     const prepared = options.prepare?.(target, upstream);
@@ -118,6 +187,7 @@ export async function proxyChat(
       limit,
       prepared?.relay,
     );
+    breaker?.report(target.model.id, kind, verdictOf(last, limit.byDeadline));
     if (last.kind === 'answered') {
       const usage = prepared?.relay?.usage;
       return {
@@ -135,7 +205,7 @@ export async function proxyChat(
       untried = targets.slice(i + 1);
       deadlinePassed = true;
     }
-    options.onFailure?.(target, last, deadlinePassed || i === targets.length - 1);
+    options.onFailure?.(target, last, deadlinePassed || i >= targets.length - 1);
     if (deadlinePassed) break;
   }
   if (last.kind === 'closed') return { outcome: last, failures, status: 503 };
@@ -146,7 +216,7 @@ export async function proxyChat(
     exchange,
     routing,
     body,
-    { failures, untried, deadlinePassed },
+    { failures, untried, deadlinePassed, skipped },
     options,
   );
   return { outcome: last, failures, status };
@@ -191,11 +261,13 @@ function sendAllFailed(
   exchange: Exchange,
   routing: Routing,
   body: ChatRequestBody,
-  { failures, untried, deadlinePassed }: Unanswered,
+  { failures, untried, deadlinePassed, skipped }: Unanswered,
   options: ProxyOptions,
 ): number {
+  // The status says what the models tried did; the skipped ones are listed in the message.
+  const tried = failures.filter(({ failure }) => failure !== SKIPPED);
   const all = (test: (f: AttemptFailure) => boolean) =>
-    failures.length > 0 && failures.every(({ failure }) => test(failure));
+    tried.length > 0 && tried.every(({ failure }) => test(failure));
   const status = deadlinePassed
     ? 504
     : all((f) => f.status === 429)
@@ -233,7 +305,9 @@ function sendAllFailed(
   );
   const headers: OutgoingHttpHeaders = {
     ...options.extraHeaders,
-    ...(options.decisionHeaders ? decisionHeaders(routing, undefined, failures.length) : {}),
+    ...(options.decisionHeaders
+      ? decisionHeaders(routing, undefined, failures.length, skipped)
+      : {}),
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   };

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { ContextDecision } from '../context/router.js';
+import type { UpstreamBreaker } from '../state/breaker-store.js';
 import type { Triage } from '../triage.js';
 import type { TriageRequest } from '../triage-request.js';
 import type { Accounting } from './accounting.js';
@@ -25,6 +26,8 @@ export interface ServerContext {
   readonly metrics: ServerMetrics;
   readonly catalog: Catalog;
   readonly upstreams: Upstreams;
+  /** The upstream models' circuit breakers (shared by instances when the state is in Redis). */
+  readonly breaker: UpstreamBreaker;
   readonly tiers: TierRouterPort;
   readonly router: Router;
   /** The front door that makes the decisions (its context part is off when turned off). */

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { request } from 'undici';
+import type { SharedState } from '../state/shared-state.js';
 import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
 import type { Tier } from '../tier/tiers.js';
 import { createTriageServer, type TriageServer } from './app.js';
@@ -111,6 +112,8 @@ export async function startHarness(
     asyncMs?: number;
     /** Listen backlog of both servers, for load tests (default Node's 511). */
     backlog?: number;
+    /** The server's state (e.g. breakers on a clock of the test's); default: in memory. */
+    state?: SharedState;
   } = {},
 ): Promise<Harness> {
   const backlog = overrides.backlog === undefined ? {} : { backlog: overrides.backlog };
@@ -138,6 +141,7 @@ export async function startHarness(
     env,
     logDestination: logs.stream,
     processMetrics: false,
+    ...(overrides.state ? { state: overrides.state } : {}),
   });
   const url = await server.listen({ port: 0, ...backlog });
   return {

@@ -10,6 +10,9 @@ describe('upstream answers that are not answers', () => {
         server: { responseLimitBytes: 64 * 1024 },
         providers: { fake: { baseUrl } },
         tiers: { MEDIUM: ['fake/mid-a', 'fake/mid-b'] },
+        // Every test here fails mid-a on purpose and looks at the attempt: a breaker would skip
+        // it after five failures (the breaker's own tests are in breaker.test.ts).
+        breaker: { enabled: false },
       }),
     });
   });

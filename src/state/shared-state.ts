@@ -1,5 +1,8 @@
+import type { UpstreamBreaker } from './breaker-store.js';
 import type { CounterStore } from './counter-store.js';
+import { MemoryBreaker } from './memory-breaker.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
+import { RedisBreaker } from './redis-breaker.js';
 import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-link.js';
 
 /**
@@ -13,6 +16,8 @@ export interface SharedState {
   readonly redis: RedisLink | undefined;
   /** Counters of the rate limits and budgets. */
   readonly counters: CounterStore;
+  /** The circuit breaker of each upstream model. */
+  readonly breaker: UpstreamBreaker;
   /** Closes the link to Redis, if any. */
   close(): Promise<void>;
 }
@@ -22,6 +27,7 @@ export function memoryState(): SharedState {
   return {
     redis: undefined,
     counters: new MemoryCounterStore(),
+    breaker: new MemoryBreaker(),
     close: () => Promise.resolve(),
   };
 }
@@ -29,9 +35,14 @@ export function memoryState(): SharedState {
 /** State shared through the Redis of `options`, with this process's memory as the fallback. */
 export function redisState(options: RedisLinkOptions, events: RedisLinkEvents = {}): SharedState {
   const redis = new RedisLink(options, events);
+  const breaker = new RedisBreaker(redis);
   return {
     redis,
     counters: new MemoryCounterStore(),
-    close: () => redis.close(),
+    breaker,
+    close: () => {
+      breaker.close();
+      return redis.close();
+    },
   };
 }
