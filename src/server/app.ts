@@ -152,6 +152,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     admin: new AdminAccess(adminKeys(config, env), config.server.admin.allowLoopback),
     recorder: consoleRecorder(config.console),
     agentMetrics: new AgentMetrics(metrics.registry),
+    state,
   };
   let generation = buildGeneration(config, shared);
   const ctx = generation.ctx;
@@ -322,6 +323,8 @@ interface Shared {
   readonly recorder: ReturnType<typeof consoleRecorder>;
   /** The agent stage's metrics (each generation builds its own stage over them). */
   readonly agentMetrics: AgentMetrics;
+  /** What the instance keeps beyond one request (in memory, or shared through Redis). */
+  readonly state: SharedState;
 }
 
 /** What one configuration builds: the handlers' context, and what to close when it is replaced. */
@@ -361,8 +364,14 @@ function buildGeneration(config: ServerConfig, shared: Shared): Generation {
       shared.logger,
     ),
     admin: shared.admin,
-    // A reload starts the agent stage's conversations afresh (its trajectories and cooldowns).
-    agents: new AgentStage(config.agents, { llm, triage, metrics: shared.agentMetrics }),
+    // A reload rebuilds the agent stage's engines from the next requests' messages; how far each
+    // conversation's guidance has gone is in the shared state, so no nudge is given twice.
+    agents: new AgentStage(config.agents, {
+      llm,
+      triage,
+      metrics: shared.agentMetrics,
+      conversations: shared.state.conversations,
+    }),
     ...(shared.recorder ? { recorder: shared.recorder } : {}),
     accounting: shared.accounting,
   };

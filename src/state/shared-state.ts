@@ -1,5 +1,8 @@
+import type { ConversationStore } from './conversation-store.js';
 import type { CounterStore } from './counter-store.js';
+import { MemoryConversationStore } from './memory-conversation-store.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
+import { RedisConversationStore } from './redis-conversation-store.js';
 import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-link.js';
 
 /**
@@ -13,6 +16,11 @@ export interface SharedState {
   readonly redis: RedisLink | undefined;
   /** Counters of the rate limits and budgets. */
   readonly counters: CounterStore;
+  /**
+   * How far each agent conversation's guidance has gone; kept across reloads of the
+   * configuration (a reload does not repeat a nudge already given).
+   */
+  readonly conversations: ConversationStore;
   /** Closes the link to Redis, if any. */
   close(): Promise<void>;
 }
@@ -22,6 +30,7 @@ export function memoryState(): SharedState {
   return {
     redis: undefined,
     counters: new MemoryCounterStore(),
+    conversations: new MemoryConversationStore(),
     close: () => Promise.resolve(),
   };
 }
@@ -32,6 +41,7 @@ export function redisState(options: RedisLinkOptions, events: RedisLinkEvents = 
   return {
     redis,
     counters: new MemoryCounterStore(),
+    conversations: new RedisConversationStore(redis),
     close: () => redis.close(),
   };
 }
