@@ -221,4 +221,31 @@ describe('guidance across instances, with the store in a real redis-server', () 
     );
     expect(links.every((link) => link.up)).toBe(true); // no answer came from a fallback
   });
+
+  it('nudges a step once when two instances receive it at the same time', async (context) => {
+    redis ??= await needRedis(context);
+    const instances = [];
+    for (let i = 0; i < 2; i++) {
+      const link = new RedisLink({ url: redis.url, keyPrefix: 'test:', timeoutMs: 5_000 });
+      links.push(link);
+      expect(await link.ready(20_000)).toBe(true);
+      instances.push(new GuidanceSessions(section, new RedisConversationStore(link)));
+    }
+    const client = new Client();
+    const failing = { tool: 'run_shell', arg: 'make', output: OUTPUTS[0]! };
+    const messages = client.next({
+      conversation: 0,
+      instance: 0,
+      action: { kind: 'steps', steps: [[failing], [failing], [failing]] },
+    });
+    for (let round = 0; round < 20; round++) {
+      const id = `together${round}`;
+      const outcomes = await Promise.all(
+        instances.map((instance) => instance.observe(id, messages)),
+      );
+      // The swap is atomic: whichever reached Redis second sees the step as given.
+      const nudged = outcomes.filter((outcome) => outcome.guidance !== undefined);
+      expect(nudged.map((outcome) => outcome.guidance!.provider)).toEqual(['error_streak']);
+    }
+  });
 });
