@@ -66,7 +66,8 @@ export class GuidanceSessions {
       updateAgeOnGet: true,
     });
     // Fail at start-up on bad providers, and on providers that ask an LLM: the gateway runs the
-    // local classifiers only (a request must not wait for one LLM call per event).
+    // local classifiers only (a request must not wait for one LLM call per event; and an LLM's
+    // verdicts would make guidance more than a function of the messages, which instances rely on).
     const probe = this.#engine();
     try {
       probe.classify({ type: 'turn' });
