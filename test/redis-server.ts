@@ -82,7 +82,10 @@ export async function needRedis(context: TestContext): Promise<TestRedis> {
     port,
     async stop({ kill = false } = {}) {
       const running = child;
-      if (running === undefined || running.exitCode !== null) return;
+      // Stopped already (a killed process has a signal, not an exit code): nothing to wait for.
+      if (running === undefined || running.exitCode !== null || running.signalCode !== null) {
+        return;
+      }
       const exited = new Promise((resolve) => running.once('exit', resolve));
       running.kill(kill ? 'SIGKILL' : 'SIGTERM');
       await exited;

@@ -9,7 +9,6 @@ import type { DestinationStream, Logger } from 'pino';
 import type { InjectionConfigInput } from '../injection/config.js';
 import type { ConfiguredProvider } from '../llm/config.js';
 import { type SwitchableProvider, withModelSwitch } from '../llm/model-switch.js';
-import type { UpstreamBreaker } from '../state/breaker-store.js';
 import { memoryState, redisState, type SharedState } from '../state/shared-state.js';
 import { createTriage, type Triage } from '../triage.js';
 import { Accounting } from './accounting.js';
@@ -157,7 +156,7 @@ export function createTriageServer(options: TriageServerOptions): TriageServer {
     admin: new AdminAccess(adminKeys(config, env), config.server.admin.allowLoopback),
     recorder: consoleRecorder(config.console),
     agentMetrics: new AgentMetrics(metrics.registry),
-    breaker: state.breaker,
+    state,
   };
   let generation = buildGeneration(config, shared);
   const ctx = generation.ctx;
@@ -329,8 +328,8 @@ interface Shared {
   readonly recorder: ReturnType<typeof consoleRecorder>;
   /** The agent stage's metrics (each generation builds its own stage over them). */
   readonly agentMetrics: AgentMetrics;
-  /** The upstream models' circuit breakers, kept across reloads. */
-  readonly breaker: UpstreamBreaker;
+  /** What the instance keeps beyond one request (in memory, or shared through Redis). */
+  readonly state: SharedState;
 }
 
 /** What one configuration builds: the handlers' context, and what to close when it is replaced. */
@@ -359,7 +358,7 @@ function buildGeneration(config: ServerConfig, shared: Shared): Generation {
     metrics: shared.metrics,
     catalog,
     upstreams,
-    breaker: shared.breaker,
+    breaker: shared.state.breaker,
     tiers,
     router: new Router(catalog, tiers, config.server.unknownModel),
     triage,
@@ -371,8 +370,14 @@ function buildGeneration(config: ServerConfig, shared: Shared): Generation {
       shared.logger,
     ),
     admin: shared.admin,
-    // A reload starts the agent stage's conversations afresh (its trajectories and cooldowns).
-    agents: new AgentStage(config.agents, { llm, triage, metrics: shared.agentMetrics }),
+    // A reload rebuilds the agent stage's engines from the next requests' messages; how far each
+    // conversation's guidance has gone is in the shared state, so no nudge is given twice.
+    agents: new AgentStage(config.agents, {
+      llm,
+      triage,
+      metrics: shared.agentMetrics,
+      conversations: shared.state.conversations,
+    }),
     ...(shared.recorder ? { recorder: shared.recorder } : {}),
     accounting: shared.accounting,
   };

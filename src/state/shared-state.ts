@@ -1,8 +1,11 @@
 import type { UpstreamBreaker } from './breaker-store.js';
+import type { ConversationStore } from './conversation-store.js';
 import type { CounterStore } from './counter-store.js';
 import { MemoryBreaker } from './memory-breaker.js';
+import { MemoryConversationStore } from './memory-conversation-store.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
 import { RedisBreaker } from './redis-breaker.js';
+import { RedisConversationStore } from './redis-conversation-store.js';
 import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-link.js';
 
 /**
@@ -18,6 +21,11 @@ export interface SharedState {
   readonly counters: CounterStore;
   /** The circuit breaker of each upstream model. */
   readonly breaker: UpstreamBreaker;
+  /**
+   * How far each agent conversation's guidance has gone; kept across reloads of the
+   * configuration (a reload does not repeat a nudge already given).
+   */
+  readonly conversations: ConversationStore;
   /** Closes the link to Redis, if any. */
   close(): Promise<void>;
 }
@@ -28,6 +36,7 @@ export function memoryState(): SharedState {
     redis: undefined,
     counters: new MemoryCounterStore(),
     breaker: new MemoryBreaker(),
+    conversations: new MemoryConversationStore(),
     close: () => Promise.resolve(),
   };
 }
@@ -39,6 +48,7 @@ export function redisState(options: RedisLinkOptions, events: RedisLinkEvents = 
   return {
     redis,
     counters: new MemoryCounterStore(),
+    conversations: new RedisConversationStore(redis),
     breaker,
     close: () => {
       breaker.close();

@@ -1,6 +1,7 @@
 import type { ContextDecision } from '../../context/router.js';
 import type { Guidance } from '../../guidance/engine.js';
 import type { LlmProvider } from '../../llm/types.js';
+import type { ConversationStore } from '../../state/conversation-store.js';
 import type { Triage } from '../../triage.js';
 import { lastUserText } from '../body.js';
 import { type Cancellation, type ChatRequestBody, deadlineOf } from '../decide.js';
@@ -19,7 +20,8 @@ import { type ToolChoice, type ToolInfo, ToolSelection } from './tool-selection.
  * trimmed by the context policy, and tool definitions the task does not need removed. Each
  * feature runs only when on (configuration, or the request's header); what each did is reported
  * in {@link AgentReport} (response headers, `/v1/route`, the log line) and in the metrics.
- * Synchronous unless tool selection asks the LLM or the context policy needs its LLM check.
+ * Synchronous unless tool selection asks the LLM, the context policy needs its LLM check, or
+ * guidance reads its conversation's mark from a shared store (Redis).
  */
 
 /** What the stage did to a request (no prompt text: names, counts and provider ids). */
@@ -76,6 +78,11 @@ export class AgentStage {
       readonly triage: Triage;
       /** Shared by every generation of the configuration (a metric is registered once). */
       readonly metrics: AgentMetrics;
+      /**
+       * How far each conversation's guidance has gone, shared by the generations (and, in Redis,
+       * by the instances). Default: a memory store of this stage's own.
+       */
+      readonly conversations?: ConversationStore;
     },
   ) {
     this.section = section;
@@ -83,7 +90,7 @@ export class AgentStage {
     this.#tools = new ToolSelection(section.tools, deps.llm);
     this.#triage = deps.triage;
     // Built even when off in the configuration: a request may turn it on with its header.
-    this.#guidance = new GuidanceSessions(section.guidance);
+    this.#guidance = new GuidanceSessions(section.guidance, deps.conversations);
   }
 
   /**
@@ -105,9 +112,9 @@ export class AgentStage {
     const guided = on.guidance ? this.#guide(body, headers, purpose) : undefined;
     const context = on.trim ? contextDecision(this.#triage, body, cancel) : undefined;
     const choice = tools ? this.#choose(body, tools, cancel) : undefined;
-    if (context instanceof Promise || choice instanceof Promise) {
-      return Promise.all([context, choice]).then(([decided, chosen]) =>
-        this.#outcome(body, on, guided, decided, tools, chosen),
+    if (guided instanceof Promise || context instanceof Promise || choice instanceof Promise) {
+      return Promise.all([guided, context, choice]).then(([advised, decided, chosen]) =>
+        this.#outcome(body, on, advised, decided, tools, chosen),
       );
     }
     return this.#outcome(body, on, guided, context, tools, choice);
@@ -117,8 +124,15 @@ export class AgentStage {
     body: ChatRequestBody,
     headers: Readonly<Record<string, string | string[] | undefined>>,
     purpose: 'forward' | 'report',
-  ): GuidanceOutcome | undefined {
+  ): GuidanceOutcome | Promise<GuidanceOutcome> {
     const outcome = this.#guidance!.observe(conversationId(headers, body.messages), body.messages);
+    return outcome instanceof Promise
+      ? outcome.then((seen) => this.#guided(seen, purpose))
+      : this.#guided(outcome, purpose);
+  }
+
+  /** Counts what fired; throws a 403 when it blocks a request about to be forwarded. */
+  #guided(outcome: GuidanceOutcome, purpose: 'forward' | 'report'): GuidanceOutcome {
     const fired = outcome.guidance;
     if (fired === undefined) return outcome;
     this.metrics.guidance.inc({

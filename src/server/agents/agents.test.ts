@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_TOOL_NAMES } from '../../../bench/agents/tools.js';
 import { agentTraffic } from '../../../bench/agents/traffic.js';
+import { needRedis } from '../../../test/redis-server.js';
 import { type Harness, post, startHarness } from '../server.test-helpers.js';
 
 /**
@@ -207,6 +208,30 @@ describe('agent stage: guidance', () => {
     expect(
       await metric(h, 'triage_agent_guidance_total{provider="doom_loop",action="nudged"}'),
     ).toBe(1);
+  });
+
+  it('with its state in Redis, guides on while Redis is killed, from its own memory', async (context) => {
+    const redis = await needRedis(context);
+    try {
+      const state = { redis: { url: redis.url, keyPrefix: 'agents-test:', timeoutMs: 5_000 } };
+      const h = await serve(doomLoop, { state });
+      await expect.poll(() => metric(h, 'triage_state_redis_up'), { timeout: 20_000 }).toBe(1);
+      const requests = scenario(4).requests;
+      const headers: unknown[] = [];
+      for (const [i, request] of requests.entries()) {
+        if (i === 3) await redis.stop({ kill: true });
+        const { answer } = await send(h, request);
+        expect(answer.status).toBe(200);
+        headers.push(answer.headers['x-triage-guidance']);
+      }
+      // The loop is nudged once, as with memory state (the test above), Redis or not.
+      expect(headers.filter((header) => header === 'doom_loop')).toHaveLength(1);
+      expect(
+        await metric(h, 'triage_state_fallbacks_total{part="guidance"}'),
+      ).toBeGreaterThanOrEqual(requests.length - 4);
+    } finally {
+      await redis.stop({ kill: true });
+    }
   });
 
   it('keys conversations apart, by header or by their opening', async () => {

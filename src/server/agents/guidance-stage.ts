@@ -4,15 +4,23 @@ import { ConfigError } from '../../core/errors.js';
 import { createGuidance, type GuidanceProviderSpec } from '../../guidance/create.js';
 import type { Guidance, GuidanceEngine } from '../../guidance/engine.js';
 import type { TrajectoryEvent } from '../../guidance/types.js';
+import type { ConversationMark, ConversationStore } from '../../state/conversation-store.js';
+import { MemoryConversationStore } from '../../state/memory-conversation-store.js';
 import type { AgentGuidanceSection } from './agents-config.js';
 
 /**
  * Guidance at the gateway: the request's `messages` already hold the agent's trajectory (assistant
- * tool calls, tool results, errors). Each conversation keeps a guidance engine in memory (a bounded
- * LRU with a time to live), fed only the messages it has not seen, so a request costs the events
- * it adds, not the whole history. Guidance counts only when it fires on the latest step (from the
- * last assistant message on): a conversation first seen mid-way is not nudged about its past.
- * A client that rewrites its history (the last message seen is not where it was) starts afresh.
+ * tool calls, tool results, errors). The guidance state of a conversation (its trajectory, streaks,
+ * cycles, cooldowns) is a pure function of those messages: the classifiers count turns, never
+ * wall-clock time. So each instance keeps an engine per conversation in memory (a bounded LRU
+ * with a time to live), fed only the messages it has not seen, and rebuilds it from the request's
+ * own messages when it has none (another instance served the conversation before, or a reload).
+ * What instances share, through the {@link ConversationStore}, is only how far guidance has
+ * gone: guidance counts only when it fires on a step no request of the conversation reached
+ * before (on any instance), and on the latest step (from the last assistant message on), so a
+ * conversation first seen mid-way is not nudged about its past and a retried request is not
+ * nudged twice. A client that rewrites its history (the last message seen is not where it was)
+ * starts afresh.
  */
 
 /** What the classifiers said about a request. */
@@ -21,17 +29,15 @@ export interface GuidanceOutcome {
   readonly guidance: Guidance | undefined;
   /** Whether that guidance's provider blocks instead of nudging. */
   readonly blocks: boolean;
-  /** Messages applied to the trajectory by this request. */
+  /** Messages this request added to the conversation (beyond the ones guided before). */
   readonly applied: number;
   /** Whether the conversation's trajectory was started by this request. */
   readonly fresh: boolean;
 }
 
-interface Conversation {
+/** An engine, and how far into its conversation it is. */
+interface Conversation extends ConversationMark {
   readonly engine: GuidanceEngine;
-  applied: number;
-  /** Fingerprint of the last applied message: a changed history starts afresh. */
-  last: string;
 }
 
 /** Longest tool output given to the classifiers (what an error streak compares). */
@@ -44,17 +50,24 @@ export class GuidanceSessions {
   readonly #section: AgentGuidanceSection;
   readonly #blocking: ReadonlySet<string>;
   readonly #conversations: LRUCache<string, Conversation>;
+  readonly #marks: ConversationStore;
 
-  constructor(section: AgentGuidanceSection) {
+  /** `marks`: where the conversations stand (shared by instances); default: this one's memory. */
+  constructor(
+    section: AgentGuidanceSection,
+    marks: ConversationStore = new MemoryConversationStore(section.conversations),
+  ) {
     this.#section = section;
     this.#blocking = new Set(section.block);
+    this.#marks = marks;
     this.#conversations = new LRUCache({
       max: section.conversations,
       ttl: section.ttlSeconds * 1000,
       updateAgeOnGet: true,
     });
     // Fail at start-up on bad providers, and on providers that ask an LLM: the gateway runs the
-    // local classifiers only (a request must not wait for one LLM call per event).
+    // local classifiers only (a request must not wait for one LLM call per event; and an LLM's
+    // verdicts would make guidance more than a function of the messages, which instances rely on).
     const probe = this.#engine();
     try {
       probe.classify({ type: 'turn' });
@@ -68,29 +81,46 @@ export class GuidanceSessions {
     }
   }
 
-  /** Conversations held. */
+  /** Conversations whose engine this instance holds. */
   get size(): number {
     return this.#conversations.size;
   }
 
-  /** Feeds a request's new messages to its conversation's trajectory and says what fired. */
-  observe(id: string, messages: readonly unknown[]): GuidanceOutcome {
+  /**
+   * Feeds a request's new messages to its conversation's trajectory and says what fired.
+   * Synchronous with a memory store; a shared store makes it wait for one swap of the mark.
+   */
+  observe(id: string, messages: readonly unknown[]): GuidanceOutcome | Promise<GuidanceOutcome> {
+    const prints = new Prints(messages);
+    const mark = { applied: messages.length, last: prints.last() };
+    const before = this.#marks.swap(id, mark, this.#section.ttlSeconds);
+    if (before instanceof Promise) {
+      return before.then((seen) => this.#observe(id, messages, prints, mark, seen));
+    }
+    return this.#observe(id, messages, prints, mark, before);
+  }
+
+  #observe(
+    id: string,
+    messages: readonly unknown[],
+    prints: Prints,
+    mark: ConversationMark,
+    before: ConversationMark | undefined,
+  ): GuidanceOutcome {
+    const fresh = before === undefined || !prints.continues(before);
+    const from = fresh ? 0 : before.applied;
+    // Guidance counts from here on: steps no request reached before, and the latest one.
+    const counted = Math.max(from, lastAssistantIndex(messages));
     let conversation = this.#conversations.get(id);
-    let fresh = false;
     if (
       conversation === undefined ||
-      conversation.applied > messages.length ||
-      (conversation.applied > 0 &&
-        fingerprint(messages[conversation.applied - 1]) !== conversation.last)
+      !prints.continues(conversation) ||
+      conversation.applied > counted
     ) {
       conversation = { engine: this.#engine(), applied: 0, last: '' };
-      this.#conversations.set(id, conversation);
-      fresh = true;
     }
-    const from = conversation.applied;
-    const latest = lastAssistantIndex(messages);
     let fired: Guidance | undefined;
-    for (let i = from; i < messages.length; i++) {
+    for (let i = conversation.applied; i < messages.length; i++) {
       for (const event of eventsOf(messages[i])) {
         let guidance: readonly Guidance[];
         try {
@@ -98,11 +128,10 @@ export class GuidanceSessions {
         } catch {
           continue; // an event that does not fit (a result for an unknown call): skipped
         }
-        if (fired === undefined && i >= latest && guidance.length > 0) fired = guidance[0];
+        if (fired === undefined && i >= counted && guidance.length > 0) fired = guidance[0];
       }
     }
-    conversation.applied = messages.length;
-    conversation.last = messages.length > 0 ? fingerprint(messages.at(-1)) : '';
+    this.#conversations.set(id, { engine: conversation.engine, ...mark });
     return {
       guidance: fired,
       blocks: fired !== undefined && this.#blocking.has(fired.provider),
@@ -116,6 +145,36 @@ export class GuidanceSessions {
     return createGuidance(
       providers === undefined ? {} : { providers: providers as GuidanceProviderSpec[] },
     );
+  }
+}
+
+/** The fingerprints of a request's messages, each computed once. */
+class Prints {
+  readonly #messages: readonly unknown[];
+  readonly #prints = new Map<number, string>();
+
+  constructor(messages: readonly unknown[]) {
+    this.#messages = messages;
+  }
+
+  /** The print of the last message (`''` when none). */
+  last(): string {
+    return this.#messages.length === 0 ? '' : this.#at(this.#messages.length - 1);
+  }
+
+  /** Whether these messages continue what `mark` saw (its last message is where it was). */
+  continues(mark: ConversationMark): boolean {
+    if (mark.applied > this.#messages.length) return false;
+    return mark.applied === 0 || this.#at(mark.applied - 1) === mark.last;
+  }
+
+  #at(index: number): string {
+    let print = this.#prints.get(index);
+    if (print === undefined) {
+      print = fingerprint(this.#messages[index]);
+      this.#prints.set(index, print);
+    }
+    return print;
   }
 }
 
