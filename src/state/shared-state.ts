@@ -1,5 +1,6 @@
 import type { CounterStore } from './counter-store.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
+import { RedisCounterStore } from './redis-counter-store.js';
 import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-link.js';
 
 /**
@@ -11,7 +12,7 @@ import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-
 export interface SharedState {
   /** The link to Redis; `undefined` when the state is in memory. */
   readonly redis: RedisLink | undefined;
-  /** Counters of the rate limits and budgets. */
+  /** Counters of the rate limits and budgets (`limits` in the fallback metrics). */
   readonly counters: CounterStore;
   /** Closes the link to Redis, if any. */
   close(): Promise<void>;
@@ -31,7 +32,7 @@ export function redisState(options: RedisLinkOptions, events: RedisLinkEvents = 
   const redis = new RedisLink(options, events);
   return {
     redis,
-    counters: new MemoryCounterStore(),
+    counters: new RedisCounterStore(redis),
     close: () => redis.close(),
   };
 }
