@@ -82,7 +82,10 @@ export async function needRedis(context: TestContext): Promise<TestRedis> {
     port,
     async stop({ kill = false } = {}) {
       const running = child;
-      if (running === undefined || running.exitCode !== null) return;
+      // Exited already (a process killed by a signal has no exit code, but a signal code).
+      if (running === undefined || running.exitCode !== null || running.signalCode !== null) {
+        return;
+      }
       const exited = new Promise((resolve) => running.once('exit', resolve));
       running.kill(kill ? 'SIGKILL' : 'SIGTERM');
       await exited;

@@ -1,4 +1,9 @@
 import type { CounterStore } from './counter-store.js';
+import {
+  type DecisionCaches,
+  memoryDecisionCaches,
+  redisDecisionCaches,
+} from './decision-caches.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
 import { RedisCounterStore } from './redis-counter-store.js';
 import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-link.js';
@@ -14,6 +19,8 @@ export interface SharedState {
   readonly redis: RedisLink | undefined;
   /** Counters of the rate limits and budgets (`limits` in the fallback metrics). */
   readonly counters: CounterStore;
+  /** The caches of LLM verdicts, one per part (`cache` in the fallback metrics). */
+  readonly decisions: DecisionCaches;
   /** Closes the link to Redis, if any. */
   close(): Promise<void>;
 }
@@ -23,6 +30,7 @@ export function memoryState(): SharedState {
   return {
     redis: undefined,
     counters: new MemoryCounterStore(),
+    decisions: memoryDecisionCaches,
     close: () => Promise.resolve(),
   };
 }
@@ -33,6 +41,7 @@ export function redisState(options: RedisLinkOptions, events: RedisLinkEvents = 
   return {
     redis,
     counters: new RedisCounterStore(redis),
+    decisions: redisDecisionCaches(redis),
     close: () => redis.close(),
   };
 }
