@@ -5,10 +5,11 @@ import { HttpError } from './errors.js';
 /**
  * Rate limits and budgets per client: requests and tokens per minute, spend per UTC day and per
  * UTC calendar month, in fixed windows kept in a {@link CounterStore}. A request is refused (429,
- * with `retry-after` until its window ends) when a limit is already reached; the request count is
- * taken atomically as it is admitted. Tokens and spend are only known once an answer is complete,
- * so they count afterwards: an answer that crosses a budget finishes, and the next request is
- * refused.
+ * with `retry-after` until its window ends) when a limit is already reached; the budgets and the
+ * tokens are checked and the request count taken in one atomic step of the store (one round trip
+ * when it is Redis, shared by every instance: docs/instances.md). Tokens and spend are only known
+ * once an answer is complete, so they count afterwards, in one more step nothing waits for: an
+ * answer that crosses a budget finishes, and the next request is refused.
  */
 
 const MINUTE_MS = 60_000;
