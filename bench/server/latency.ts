@@ -16,7 +16,7 @@ import {
  * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]
  * [--workers 1,2] [--throughput-seconds 5] [--throughput-rounds 3] [--concurrency 64]
  * [--paths route,chat] [--no-wrk]
- * [--throughput-only] [--no-throughput] [--no-state]`: the latency triage adds over calling the upstream
+ * [--throughput-only] [--no-throughput] [--no-state] [--state-only]`: the latency triage adds over calling the upstream
  * directly, in one run against the same fake upstream on loopback; then the throughput at
  * saturation of `triage serve --workers N` for each N and path, and the ratio of N workers to
  * one (`throughput.ts`; `npm run bench:throughput` runs that part alone).
@@ -81,8 +81,8 @@ function parseArgs(argv: readonly string[]): Options {
     streamRate: Number(value('--stream-rate', '200')),
     logLevel: value('--log-level', 'info'),
     pin: !argv.includes('--no-pin'),
-    latency: !argv.includes('--throughput-only'),
-    workers: argv.includes('--no-throughput')
+    latency: !argv.includes('--throughput-only') && !argv.includes('--state-only'),
+    workers: ['--no-throughput', '--state-only'].some((flag) => argv.includes(flag))
       ? []
       : value('--workers', '1,2').split(',').map(Number),
     throughputSeconds: Number(value('--throughput-seconds', '5')),
@@ -90,7 +90,7 @@ function parseArgs(argv: readonly string[]): Options {
     concurrency: Number(value('--concurrency', '64')),
     paths: value('--paths', 'route,chat').split(',') as ThroughputPath[],
     wrk: !argv.includes('--no-wrk'),
-    state: !argv.includes('--no-state'),
+    state: !argv.includes('--no-state') && !argv.includes('--throughput-only'),
   };
 }
 
@@ -601,23 +601,24 @@ async function main(): Promise<void> {
         body: requestBody('auto', false),
         usage: usageOf(noConsole.child),
       };
-      if (options.state) {
-        stateRow = await measureState({
-          upstreamPort: upstream.port,
-          logLevel: options.logLevel,
-          rate: options.rates.includes(1000) ? 1000 : options.rates[0]!,
-          seconds: options.seconds,
-          rounds: options.rounds,
-          body: requestBody('auto', false),
-          start,
-          pin: (proxies, harness) =>
-            options.pin ? pinProcesses(proxies, harness) : 'not pinned (--no-pin)',
-          runPhase,
-        });
-        if (!options.json) printState(stateRow);
-      }
       consoleRow = await measureConsole(targetsFor(false).triage, off, options.rates[0]!, options);
       if (!options.json) printConsole(consoleRow);
+    }
+    if (options.state) {
+      stateRow = await measureState({
+        upstreamPort: upstream.port,
+        logLevel: options.logLevel,
+        rate: options.rates.includes(1000) ? 1000 : options.rates[0]!,
+        seconds: options.seconds,
+        rounds: options.rounds,
+        body: requestBody('auto', false),
+        start,
+        pin: (proxies, harness) =>
+          options.pin ? pinProcesses(proxies, harness) : 'not pinned (--no-pin)',
+        runPhase,
+        usage: (child) => usageOf(child)(),
+      });
+      if (!options.json) printState(stateRow);
     }
     if (options.latency) {
       const translation = await measureTranslation(pools.triage, options);

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
 import { redisServerPath, startRedis } from '../../test/redis-server.js';
+import type { ChildUsage } from './child.js';
 
 /**
  * The shared-state phase of `npm run bench:server`: what keeping the limits' counters and the
@@ -36,6 +37,8 @@ export interface StateHarness {
     seconds: number,
     firstByte: boolean,
   ): Promise<StatePhase[]>;
+  /** What a server started by `start` has used so far. */
+  usage(child: ChildProcess): Promise<ChildUsage>;
 }
 
 interface Quantiles {
@@ -51,6 +54,8 @@ export interface StateRow {
   readonly redis: Quantiles;
   /** redis − memory. */
   readonly added: Quantiles;
+  /** CPU microseconds per request of each server: steadier than latency on a busy machine. */
+  readonly cpuUs: { readonly memory: number; readonly redis: number };
   readonly errors: number;
   /** Keys the Redis held at the end (the counters and nothing else: no LLM is configured). */
   readonly redisKeys: number;
@@ -87,8 +92,12 @@ export async function measureState(h: StateHarness): Promise<StateRow | string> 
   try {
     const latencies = { memory: [] as number[], redis: [] as number[] };
     let errors = 0;
+    const servers = [memory.child, shared.child] as const;
+    const cpu = [0, 0];
     const phase = async (lane: 0 | 1, seconds: number) => {
+      const before = (await h.usage(servers[lane])).cpuUs;
       const [one] = (await h.runPhase([lanes[lane]!], h.rate, seconds, false)) as [StatePhase];
+      cpu[lane]! += (await h.usage(servers[lane])).cpuUs - before;
       errors += one.errors;
       return one.latencies;
     };
@@ -96,6 +105,7 @@ export async function measureState(h: StateHarness): Promise<StateRow | string> 
     await phase(0, 1);
     await phase(1, 1);
     errors = 0;
+    cpu.fill(0);
     for (let round = 0; round < h.rounds; round++) {
       latencies.memory.push(...(await phase(0, h.seconds)));
       latencies.redis.push(...(await phase(1, h.seconds)));
@@ -114,6 +124,10 @@ export async function measureState(h: StateHarness): Promise<StateRow | string> 
       samples: latencies.redis.length,
       ...q,
       added: { p50: q.redis.p50 - q.memory.p50, p90: q.redis.p90 - q.memory.p90 },
+      cpuUs: {
+        memory: cpu[0]! / Math.max(1, latencies.memory.length),
+        redis: cpu[1]! / Math.max(1, latencies.redis.length),
+      },
       errors,
       redisKeys,
       fallbacks,
@@ -138,8 +152,9 @@ export function printState(row: StateRow | string): void {
   process.stdout.write(
     `shared state, limits and budgets on, at ${row.rate} req/s, each server alone in turn ` +
       `(n=${row.samples} per server, errors ${row.errors}; ${row.layout})\n` +
-      `  state in memory ${q(row.memory)}\n` +
-      `  state in Redis  ${q(row.redis)}   added ${q(row.added)}\n` +
+      `  state in memory ${q(row.memory)}   CPU ${row.cpuUs.memory.toFixed(0)} µs/request\n` +
+      `  state in Redis  ${q(row.redis)}   CPU ${row.cpuUs.redis.toFixed(0)} µs/request   ` +
+      `added ${q(row.added)}\n` +
       `    Redis held ${row.redisKeys} keys; ${row.fallbacks} operations fell back to memory\n`,
   );
 }
