@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listening, spawnCli } from '../../test/built-cli.js';
+import { poll } from '../../test/poll.js';
 import { needRedis, type TestRedis } from '../../test/redis-server.js';
 import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
 import { keyLabel } from './client-id.js';
@@ -21,15 +22,8 @@ const KEY = 'client-key-shared-state';
 const LABEL = keyLabel(KEY);
 const OUTAGE_LOG = 'shared state: Redis is not answering';
 const RETURN_LOG = 'shared state: Redis answers; state is shared again';
-
-/** Polls `condition` until it holds (a generous limit: the machine may be busy). */
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > 60_000) throw new Error(`still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** The longest wait for what another process does (generous: the machine may be busy). */
+const PROCESS_LIMIT_MS = 60_000;
 
 /** One running instance: its URL and what it logged. */
 interface Instance {
@@ -86,7 +80,11 @@ describe('two triage instances sharing one Redis', () => {
         out += chunk;
       });
       const url = await listening(child);
-      await until(async () => (await metric(url, 'triage_state_redis_up')) === 1, 'Redis up');
+      await poll(
+        async () => (await metric(url, 'triage_state_redis_up')) === 1,
+        'Redis up',
+        PROCESS_LIMIT_MS,
+      );
       return { url, child, log: () => out };
     };
     return Promise.all([one(), one()]);
@@ -143,9 +141,10 @@ describe('two triage instances sharing one Redis', () => {
     expect((await chat(a.url, 1)).status).toBe(200);
     // Counted after the answer, in the background.
     const plain = new Redis(redis.url);
-    await until(
+    await poll(
       async () => (await plain.keys(`shared-test:spend:${LABEL}:*`)).length > 0,
       'the spend to reach Redis',
+      PROCESS_LIMIT_MS,
     );
     plain.disconnect();
     expect(await chat(b.url, 2)).toEqual({ status: 429, code: 'budget_exceeded' });
@@ -179,14 +178,15 @@ describe('two triage instances sharing one Redis', () => {
 
     await redis.restart();
     for (const instance of [a, b]) {
-      await until(
+      await poll(
         async () => (await metric(instance.url, 'triage_state_redis_up')) === 1,
         'the instance to reach Redis again',
+        PROCESS_LIMIT_MS,
       );
       // Logs are written in batches (a line may come a second late): said at start, and once
       // more now, after the outage, which was said once.
       const said = (what: string) => instance.log().split(what).length - 1;
-      await until(async () => said(RETURN_LOG) >= 2, 'the return to be logged');
+      await poll(async () => said(RETURN_LOG) >= 2, 'the return to be logged', PROCESS_LIMIT_MS);
       expect(said(RETURN_LOG)).toBe(2);
       expect(said(OUTAGE_LOG)).toBe(1);
     }

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { poll } from '../../test/poll.js';
 import { needRedis, type TestRedis } from '../../test/redis-server.js';
 import { type FakeLlmServer, startFakeLlm } from '../testing/index.js';
 import { createTriageServer, type TriageServer } from './app.js';
@@ -23,15 +24,6 @@ const UNSURE = {
     { role: 'user', content: 'Zxqv blorp frandle wibbet, shared.' },
   ],
 };
-
-/** Polls `condition` until it holds (a generous limit: the machine may be busy). */
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > 20_000) throw new Error(`still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('LLM verdicts shared through Redis', () => {
   let redis: TestRedis | undefined;
@@ -63,7 +55,7 @@ describe('LLM verdicts shared through Redis', () => {
     });
     servers.push(server);
     const url = await server.listen({ port: 0 });
-    await until(
+    await poll(
       async () => (await server.metrics.render()).includes('triage_state_redis_up 1'),
       'the instance to reach Redis',
     );
@@ -89,7 +81,7 @@ describe('LLM verdicts shared through Redis', () => {
     expect(checks()).toBe(2);
     // Written in the background, after the answer: wait until both verdicts are in Redis.
     const plain = new Redis(redis.url);
-    await until(
+    await poll(
       async () => (await plain.keys('verdicts:decision:*')).length === 2,
       'the verdicts to reach Redis',
     );

@@ -1,17 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { poll } from '../../test/poll.js';
 import { needRedis, type TestRedis } from '../../test/redis-server.js';
 import { memoryDecisionCaches, redisDecisionCaches } from './decision-caches.js';
 import { RedisLink } from './redis-link.js';
-
-/** Polls `condition` until it holds (a generous limit: the machine may be busy). */
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > 20_000) throw new Error(`still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const SIZE = { max: 100, ttlMs: 60_000 };
 
@@ -52,7 +44,7 @@ describe('verdict caches', () => {
     expect(await reader.get(prompt)).toBeUndefined();
     writer.set(prompt, { value: 'REASONING', reason: 'deep' });
     const plain = new Redis(redis.url);
-    await until(async () => (await plain.keys('test:decision:tier:*')).length === 1, 'the write');
+    await poll(async () => (await plain.keys('test:decision:tier:*')).length === 1, 'the write');
     const [key] = await plain.keys('test:decision:*');
     expect(key).not.toContain('prompt');
     expect(JSON.parse((await plain.get(key!))!)).toMatchObject({

@@ -1,24 +1,12 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { poll } from '../../test/poll.js';
 import { needRedis, type TestRedis } from '../../test/redis-server.js';
 import type { CounterStore } from './counter-store.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
 import { RedisCounterStore } from './redis-counter-store.js';
 import { RedisLink } from './redis-link.js';
-
-/** Polls `condition` until it holds (a generous limit: the machine may be busy). */
-async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  limitMs = 20_000,
-): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > limitMs) throw new Error(`still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const HOUR_MS = 3_600_000;
 
@@ -99,7 +87,7 @@ describe('RedisCounterStore, against a real redis-server', () => {
     expect(await store.add('short', 1, Date.now() + HOUR_MS)).toBe(2);
     expect(await check.pttl('test:short')).toBeLessThanOrEqual(400);
     expect(await check.pttl('test:long')).toBeGreaterThan(HOUR_MS - 60_000);
-    await until(async () => (await store.get('short')) === 0, 'the short counter to expire');
+    await poll(async () => (await store.get('short')) === 0, 'the short counter to expire');
     expect(await store.get('long')).toBe(2);
   });
 
@@ -117,7 +105,7 @@ describe('RedisCounterStore, against a real redis-server', () => {
     expect(events.down).toBe(1);
     expect(events.fallbacks).toBeGreaterThanOrEqual(3);
     await redis.restart();
-    await until(() => link.up, 'the link to come back');
+    await poll(() => link.up, 'the link to come back');
     // Redis restarted empty (it keeps nothing on disk here): counted there again.
     expect(await store.admit(admission)).toBeUndefined();
     expect(await plain(redis.url).get('test:r')).toBe('1');
