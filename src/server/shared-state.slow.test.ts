@@ -67,7 +67,9 @@ describe('two triage instances sharing one Redis', () => {
           ),
         },
         limits: { keys: { [LABEL]: limits } },
-        state: { redis: { url: redis!.url, keyPrefix: 'shared-test:', timeoutMs: 1_000 } },
+        // Long: on a busy machine a slow answer must not turn into a fallback (which would
+        // count locally); a killed Redis fails at once, whatever the limit.
+        state: { redis: { url: redis!.url, keyPrefix: 'shared-test:', timeoutMs: 10_000 } },
       }),
     );
     const one = async (): Promise<Instance> => {

@@ -43,7 +43,8 @@ describe('LLM verdicts shared through Redis', () => {
         llm: { id: 'checker', kind: 'openai', model: CHECKER, baseUrl: fakeUrl, maxRetries: 0 },
         tier: { llm: { timeoutMs: 5_000 } },
         injection: { policy: 'flag', minLevel: 'suspicious', guard: { timeoutMs: 5_000 } },
-        state: { redis: { url: redisUrl, keyPrefix: 'verdicts:', timeoutMs: 2_000 } },
+        // Long: on a busy machine a slow answer must not turn into a fallback.
+        state: { redis: { url: redisUrl, keyPrefix: 'verdicts:', timeoutMs: 10_000 } },
       },
       { env: {} },
     );
