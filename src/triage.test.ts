@@ -300,6 +300,26 @@ describe('createTriage().decide', () => {
     expect(fixture.fake.chatRequests).toHaveLength(3);
   });
 
+  it('gives each part the cache a function returns for it, or its own default', async () => {
+    fixture.fake.reply(answerFor);
+    const stores = new Map<string, Map<string, LlmVerdict<unknown>>>();
+    const cache = (part: string): DecisionCache<unknown> | undefined => {
+      if (part === 'context') return undefined;
+      const store = new Map<string, LlmVerdict<unknown>>();
+      stores.set(part, store);
+      return { get: (key) => store.get(key), set: (key, verdict) => store.set(key, verdict) };
+    };
+    const triage = createTriage({ llm: provider(), cache, ...ALL_UNSURE });
+    await triage.decide(REQUEST);
+    expect([...stores.keys()].sort()).toEqual(['injection', 'tier']);
+    expect([...stores.values()].map((store) => store.size)).toEqual([1, 1]);
+    const again = await triage.decide(REQUEST);
+    expect([again.tier?.source, again.injection?.source]).toEqual(['cached', 'cached']);
+    // The context part kept its own default cache.
+    expect(again.context?.source).toBe('cached');
+    expect(fixture.fake.chatRequests).toHaveLength(3);
+  });
+
   it('lets a part override the shared LLM, or do without it', async () => {
     fixture.fake.reply(answerFor);
     const triage = createTriage({

@@ -105,9 +105,13 @@ export interface TriageConfig {
    * One cache of LLM verdicts for every part, its keys namespaced per part (`tier:…`,
    * `injection:…`): an object with `get` (which may return a promise) and `set`, such as a shared
    * store; by default an in-memory LRU (10,000 entries, 10 minutes); `false` for none beyond
-   * each part's own default.
+   * each part's own default; or a function giving each part its own cache (`undefined`: the
+   * part's own default).
    */
-  readonly cache?: DecisionCache<unknown> | false;
+  readonly cache?:
+    | DecisionCache<unknown>
+    | false
+    | ((part: TriagePart) => DecisionCache<unknown> | undefined);
   /** The tier part; `false` turns it off. On by default. */
   readonly tier?: TriageTierConfig | false;
   /** The prompt-injection part; `false` turns it off. On by default. */
@@ -207,9 +211,16 @@ export function createTriage(config: TriageConfig = {}): Triage {
   }
   const owned = built?.provider;
   const shared = built === undefined ? (config.llm as LlmProvider | undefined) : owned;
-  const store = config.cache === false ? undefined : (config.cache ?? lruDecisionCache<unknown>());
-  const cacheOf = <T>(part: TriagePart): { cache?: DecisionCache<T> } =>
-    store === undefined ? {} : { cache: namespacedCache<T>(store, part) };
+  const option = config.cache;
+  const store =
+    option === false || typeof option === 'function'
+      ? undefined
+      : (option ?? lruDecisionCache<unknown>());
+  const cacheOf = <T>(part: TriagePart): { cache?: DecisionCache<T> } => {
+    const own = typeof option === 'function' ? option(part) : undefined;
+    if (own !== undefined) return { cache: own as DecisionCache<T> };
+    return store === undefined ? {} : { cache: namespacedCache<T>(store, part) };
+  };
   try {
     const tier = section(config.tier, true)
       ? createTierRouter({ ...withLlm(config.tier, shared), ...cacheOf('tier') })

@@ -29,6 +29,8 @@ export interface TestRedis {
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
   readonly port: number;
+  /** The running server's process id (for a benchmark that pins it to a CPU). */
+  readonly pid: number | undefined;
   /** Stops it (SIGKILL when `kill`, as a crash); resolves once the process has exited. */
   stop(options?: { kill?: boolean }): Promise<void>;
   /** Starts it again on the same port (empty: it keeps nothing on disk). */
@@ -59,6 +61,18 @@ export async function needRedis(context: TestContext): Promise<TestRedis> {
         'install it with `apt-get install -y redis-server` (.ci/run does)',
     );
   }
+  try {
+    return await startRedis(binary);
+  } catch (error) {
+    context.skip(`redis-server at ${binary} did not start: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Starts `binary` (a redis-server or valkey-server) on a free loopback port, keeping nothing on
+ * disk; rejects when it does not start. For tests, {@link needRedis}; benchmarks call it directly.
+ */
+export async function startRedis(binary: string): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
@@ -72,14 +86,13 @@ export async function needRedis(context: TestContext): Promise<TestRedis> {
     process.once('exit', () => started.kill('SIGKILL'));
     await ready(child);
   };
-  try {
-    await start();
-  } catch (error) {
-    context.skip(`redis-server at ${binary} did not start: ${(error as Error).message}`);
-  }
+  await start();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return child?.pid;
+    },
     async stop({ kill = false } = {}) {
       const running = child;
       // Stopped already (a killed process has a signal, not an exit code): nothing to wait for.

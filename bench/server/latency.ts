@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type Dispatcher, Pool } from 'undici';
 import { summarise } from '../../src/core/benchmark.js';
 import type { ChildUsage } from './child.js';
+import { measureState, printState, type StateRow } from './state.js';
 import {
   measureThroughput,
   printThroughput,
@@ -15,7 +16,7 @@ import {
  * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]
  * [--workers 1,2] [--throughput-seconds 5] [--throughput-rounds 3] [--concurrency 64]
  * [--paths route,chat] [--no-wrk]
- * [--throughput-only] [--no-throughput]`: the latency triage adds over calling the upstream
+ * [--throughput-only] [--no-throughput] [--no-state] [--state-only]`: the latency triage adds over calling the upstream
  * directly, in one run against the same fake upstream on loopback; then the throughput at
  * saturation of `triage serve --workers N` for each N and path, and the ratio of N workers to
  * one (`throughput.ts`; `npm run bench:throughput` runs that part alone).
@@ -31,7 +32,8 @@ import {
  * its latency minus that of direct requests sent at the same moments, so a pause of the machine
  * falls on both sides of the difference. Then streaming: time to the first body byte (the first
  * event). Each row also gives the CPU time and the garbage-collection pauses of each proxy, and the
- * CPU time of the harness. Then the web console: the default server (console on, no page open)
+ * CPU time of the harness. Then shared state: limits and budgets with the state in memory
+ * against the same with it in a Redis of the benchmark's own (`state.ts`). Then the web console: the default server (console on, no page open)
  * against one with the console off, their requests alternating on one clock.
  *
  * In production the proxy has its cores to itself; here the load generator and the upstream run
@@ -62,6 +64,8 @@ interface Options {
   readonly paths: readonly ThroughputPath[];
   /** Load the throughput phase with wrk when installed; false with `--no-wrk`. */
   readonly wrk: boolean;
+  /** Measure the shared-state phase; false with `--no-state`. */
+  readonly state: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -77,8 +81,8 @@ function parseArgs(argv: readonly string[]): Options {
     streamRate: Number(value('--stream-rate', '200')),
     logLevel: value('--log-level', 'info'),
     pin: !argv.includes('--no-pin'),
-    latency: !argv.includes('--throughput-only'),
-    workers: argv.includes('--no-throughput')
+    latency: !argv.includes('--throughput-only') && !argv.includes('--state-only'),
+    workers: ['--no-throughput', '--state-only'].some((flag) => argv.includes(flag))
       ? []
       : value('--workers', '1,2').split(',').map(Number),
     throughputSeconds: Number(value('--throughput-seconds', '5')),
@@ -86,6 +90,7 @@ function parseArgs(argv: readonly string[]): Options {
     concurrency: Number(value('--concurrency', '64')),
     paths: value('--paths', 'route,chat').split(',') as ThroughputPath[],
     wrk: !argv.includes('--no-wrk'),
+    state: !argv.includes('--no-state') && !argv.includes('--throughput-only'),
   };
 }
 
@@ -502,6 +507,12 @@ function printTranslation(row: TranslationRow): void {
   );
 }
 
+/**
+ * The CPUs of the machine, read before this process is pinned (afterwards it sees only its own),
+ * so that a later phase can pin the processes it starts.
+ */
+const CPUS = availableParallelism();
+
 /** Pins process `pid` (every thread) to `cpus` (a taskset list); false when that fails. */
 function pin(pid: number, cpus: string): boolean {
   try {
@@ -516,7 +527,7 @@ function pin(pid: number, cpus: string): boolean {
  * Gives the proxies the last CPU and the harness the others; says what it did, or why not.
  */
 function pinProcesses(proxies: readonly number[], harness: readonly number[]): string {
-  const cpus = availableParallelism();
+  const cpus = CPUS;
   if (cpus < 2) return 'not pinned (one CPU)';
   const last = String(cpus - 1);
   const rest = cpus === 2 ? '0' : `0-${cpus - 2}`;
@@ -565,6 +576,7 @@ async function main(): Promise<void> {
   const fake = usageOf(upstream.child);
   const rows: Row[] = [];
   let consoleRow: ConsoleRow | undefined;
+  let stateRow: StateRow | string | undefined;
   const translations: TranslationRow[] = [];
   let throughput: ThroughputRow[] = [];
   try {
@@ -591,6 +603,22 @@ async function main(): Promise<void> {
       };
       consoleRow = await measureConsole(targetsFor(false).triage, off, options.rates[0]!, options);
       if (!options.json) printConsole(consoleRow);
+    }
+    if (options.state) {
+      stateRow = await measureState({
+        upstreamPort: upstream.port,
+        logLevel: options.logLevel,
+        rate: options.rates.includes(1000) ? 1000 : options.rates[0]!,
+        seconds: options.seconds,
+        rounds: options.rounds,
+        body: requestBody('auto', false),
+        start,
+        pin: (proxies, harness) =>
+          options.pin ? pinProcesses(proxies, harness) : 'not pinned (--no-pin)',
+        runPhase,
+        usage: (child) => usageOf(child)(),
+      });
+      if (!options.json) printState(stateRow);
     }
     if (options.latency) {
       const translation = await measureTranslation(pools.triage, options);
@@ -624,7 +652,7 @@ async function main(): Promise<void> {
   }
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ layout, results: rows, console: consoleRow, translations, throughput }, null, 2)}\n`,
+      `${JSON.stringify({ layout, results: rows, state: stateRow, console: consoleRow, translations, throughput }, null, 2)}\n`,
     );
   }
 }

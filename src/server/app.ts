@@ -9,6 +9,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { InjectionConfigInput } from '../injection/config.js';
 import type { ConfiguredProvider } from '../llm/config.js';
 import { type SwitchableProvider, withModelSwitch } from '../llm/model-switch.js';
+import type { DecisionCaches } from '../state/decision-caches.js';
 import { memoryState, redisState, type SharedState } from '../state/shared-state.js';
 import { createTriage, type Triage } from '../triage.js';
 import { Accounting } from './accounting.js';
@@ -55,6 +56,7 @@ import { registerService } from './service-endpoints.js';
 import { tierRouterPort } from './tier-port.js';
 import { Upstreams } from './upstreams.js';
 import { registerUsage } from './usage-endpoint.js';
+import { verdictCachesOf } from './verdict-caches.js';
 
 /** What {@link createTriageServer} needs. */
 export interface TriageServerOptions {
@@ -285,20 +287,22 @@ function refuseWhileClosing(
 /**
  * The front door the server decides with: tier (unless the caller brought its own tier port),
  * the injection screen and the context policy, from the configuration's sections, with the
- * configuration's `llm`. Each part keeps its own configured decision cache.
+ * configuration's `llm`. Each part keeps its own configured decision cache, from the state's
+ * (shared through Redis when the state is).
  */
 function triageOf(
   config: ServerConfig,
   withTier: boolean,
   llm: ConfiguredProvider | undefined,
   classifierLlm: SwitchableProvider | undefined,
+  decisions: DecisionCaches,
 ) {
   const contextConfig = contextConfigOf(config);
   const { guard, detector } = config.injection;
   const tier = withTier ? tierOptionsOf(config) : undefined;
   return createTriage({
     ...(llm ? { llm } : {}),
-    cache: false,
+    cache: verdictCachesOf(decisions, { tier, context: contextConfig, injectionGuard: guard }),
     tier:
       tier === undefined
         ? false
@@ -349,7 +353,7 @@ function buildGeneration(config: ServerConfig, shared: Shared): Generation {
   const withTier = shared.tiers === undefined;
   // The tier check asks through a switch, so that its model can change at run time.
   const classifierLlm = llm && withTier ? withModelSwitch(llm) : undefined;
-  const triage = triageOf(config, withTier, llm, classifierLlm);
+  const triage = triageOf(config, withTier, llm, classifierLlm, shared.state.decisions);
   const tiers = shared.tiers ?? tierRouterPort(triage);
   const ctx: ServerContext = {
     exchanges: shared.exchanges,

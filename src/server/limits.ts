@@ -1,14 +1,15 @@
-import type { CounterStore } from '../state/counter-store.js';
+import type { CounterAddition, CounterCheck, CounterStore } from '../state/counter-store.js';
 import type { LimitSet, LimitsSection } from './config-costs.js';
 import { HttpError } from './errors.js';
 
 /**
  * Rate limits and budgets per client: requests and tokens per minute, spend per UTC day and per
  * UTC calendar month, in fixed windows kept in a {@link CounterStore}. A request is refused (429,
- * with `retry-after` until its window ends) when a limit is already reached; the request count is
- * taken atomically as it is admitted. Tokens and spend are only known once an answer is complete,
- * so they count afterwards: an answer that crosses a budget finishes, and the next request is
- * refused.
+ * with `retry-after` until its window ends) when a limit is already reached; the budgets and the
+ * tokens are checked and the request count taken in one atomic step of the store (one round trip
+ * when it is Redis, shared by every instance: docs/instances.md). Tokens and spend are only known
+ * once an answer is complete, so they count afterwards, in one more step nothing waits for: an
+ * answer that crosses a budget finishes, and the next request is refused.
  */
 
 const MINUTE_MS = 60_000;
@@ -63,86 +64,111 @@ export class Limits {
     return this.#section.keys[client] ?? this.#section.default;
   }
 
-  /** Admits one request of `client`, or throws a 429 {@link HttpError} saying which limit. */
+  /**
+   * Admits one request of `client`, or throws a 429 {@link HttpError} saying which limit. The
+   * budgets and the tokens a minute are checked and the request unit is taken in one atomic step
+   * of the store (one round trip to Redis, which the request waits for).
+   */
   async admit(client: string): Promise<void> {
     const limits = this.limitsOf(client);
     if (limits === undefined) return;
     const now = this.#now();
     const minute = minuteOf(now);
-    if (limits.spendPerMonthUsd !== undefined) {
-      const month = monthOf(now);
-      const spent = await this.#store.get(`spend:${client}:${month.id}`);
-      if (spent >= limits.spendPerMonthUsd) {
-        throw refusal(
-          'budget_exceeded',
-          `the monthly budget of $${limits.spendPerMonthUsd} is spent`,
-          month,
-          now,
-        );
-      }
+    // Each check carries the refusal it makes (the store reads its key and limit only).
+    const checks: (CounterCheck & { refused(): HttpError })[] = [];
+    const month = limits.spendPerMonthUsd;
+    if (month !== undefined) {
+      const window = monthOf(now);
+      checks.push({
+        key: `spend:${client}:${window.id}`,
+        limit: month,
+        refused: () =>
+          refusal('budget_exceeded', `the monthly budget of $${month} is spent`, window, now),
+      });
     }
-    if (limits.spendPerDayUsd !== undefined) {
-      const day = dayOf(now);
-      const spent = await this.#store.get(`spend:${client}:${day.id}`);
-      if (spent >= limits.spendPerDayUsd) {
-        throw refusal(
-          'budget_exceeded',
-          `the daily budget of $${limits.spendPerDayUsd} is spent`,
-          day,
-          now,
-        );
-      }
+    const day = limits.spendPerDayUsd;
+    if (day !== undefined) {
+      const window = dayOf(now);
+      checks.push({
+        key: `spend:${client}:${window.id}`,
+        limit: day,
+        refused: () =>
+          refusal('budget_exceeded', `the daily budget of $${day} is spent`, window, now),
+      });
     }
-    if (limits.tokensPerMinute !== undefined) {
-      const used = await this.#store.get(`tokens:${client}:${minute.id}`);
-      if (used >= limits.tokensPerMinute) {
-        throw refusal(
-          'rate_limit_exceeded',
-          `the limit of ${limits.tokensPerMinute} tokens a minute is reached`,
-          minute,
-          now,
-        );
-      }
+    const tokens = limits.tokensPerMinute;
+    if (tokens !== undefined) {
+      checks.push({
+        key: `tokens:${client}:${minute.id}`,
+        limit: tokens,
+        refused: () =>
+          refusal(
+            'rate_limit_exceeded',
+            `the limit of ${tokens} tokens a minute is reached`,
+            minute,
+            now,
+          ),
+      });
     }
-    if (limits.requestsPerMinute !== undefined) {
-      const taken = await this.#store.checkAndAdd(
-        `requests:${client}:${minute.id}`,
-        1,
-        limits.requestsPerMinute,
-        minute.endsAt,
-      );
-      if (!taken.allowed) {
-        throw refusal(
-          'rate_limit_exceeded',
-          `the limit of ${limits.requestsPerMinute} requests a minute is reached`,
-          minute,
-          now,
-        );
-      }
-    }
+    const perMinute = limits.requestsPerMinute;
+    if (checks.length === 0 && perMinute === undefined) return;
+    const refused = await this.#store.admit({
+      checks,
+      ...(perMinute === undefined
+        ? {}
+        : {
+            take: {
+              key: `requests:${client}:${minute.id}`,
+              amount: 1,
+              limit: perMinute,
+              expiresAt: minute.endsAt,
+            },
+          }),
+    });
+    if (refused === undefined) return;
+    throw (
+      checks[refused]?.refused() ??
+      refusal(
+        'rate_limit_exceeded',
+        `the limit of ${perMinute} requests a minute is reached`,
+        minute,
+        now,
+      )
+    );
   }
 
-  /** Counts what an answer of `client` used: its tokens and its cost. */
-  async spend(client: string, tokens: number, usd: number): Promise<void> {
+  /**
+   * Counts what an answer of `client` used: its tokens and its cost, in one step of the store (one
+   * round trip to Redis, which nothing waits for: the answer was sent).
+   */
+  spend(client: string, tokens: number, usd: number): Promise<void> {
     const limits = this.limitsOf(client);
-    if (limits === undefined) return;
+    if (limits === undefined) return Promise.resolve();
     const now = this.#now();
-    const pending: Promise<number>[] = [];
+    const additions: CounterAddition[] = [];
     if (limits.tokensPerMinute !== undefined && tokens > 0) {
       const minute = minuteOf(now);
-      pending.push(this.#store.add(`tokens:${client}:${minute.id}`, tokens, minute.endsAt));
+      additions.push({
+        key: `tokens:${client}:${minute.id}`,
+        amount: tokens,
+        expiresAt: minute.endsAt,
+      });
     }
     if (usd > 0) {
       if (limits.spendPerDayUsd !== undefined) {
         const day = dayOf(now);
-        pending.push(this.#store.add(`spend:${client}:${day.id}`, usd, day.endsAt));
+        additions.push({ key: `spend:${client}:${day.id}`, amount: usd, expiresAt: day.endsAt });
       }
       if (limits.spendPerMonthUsd !== undefined) {
         const month = monthOf(now);
-        pending.push(this.#store.add(`spend:${client}:${month.id}`, usd, month.endsAt));
+        additions.push({
+          key: `spend:${client}:${month.id}`,
+          amount: usd,
+          expiresAt: month.endsAt,
+        });
       }
     }
-    await Promise.all(pending);
+    return additions.length === 0 ? Promise.resolve() : this.#store.addAll(additions);
   }
 }
 

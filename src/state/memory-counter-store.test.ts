@@ -33,6 +33,23 @@ describe('MemoryCounterStore', () => {
     );
   });
 
+  it('admits when every check is below its limit and the take fits, saying which step refused', async () => {
+    const store = new MemoryCounterStore(() => 0);
+    await store.add('spend', 5, 10);
+    const take = { key: 'requests', amount: 1, limit: 2, expiresAt: 10 };
+    const checks = [
+      { key: 'tokens', limit: 1 },
+      { key: 'spend', limit: 6 },
+    ];
+    expect(await store.admit({ checks, take })).toBeUndefined();
+    expect(await store.admit({ checks, take })).toBeUndefined();
+    expect(await store.admit({ checks, take })).toBe(2);
+    await store.add('spend', 1, 10);
+    expect(await store.admit({ checks, take: { ...take, limit: 9 } })).toBe(1);
+    expect(await store.get('requests')).toBe(2);
+    expect(await store.admit({ checks: [] })).toBeUndefined();
+  });
+
   it('sweeps expired counters so that memory stays bounded', async () => {
     let now = 0;
     const store = new MemoryCounterStore(() => now);

@@ -1,4 +1,4 @@
-import type { CheckAndAdd, CounterStore } from './counter-store.js';
+import type { Admission, CheckAndAdd, CounterAddition, CounterStore } from './counter-store.js';
 
 /** How many counters are written between two sweeps of expired ones. */
 const SWEEP_EVERY = 1_024;
@@ -25,22 +25,47 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   add(key: string, amount: number, expiresAt: number): Promise<number> {
-    const counter = this.#live(key);
-    const value = (counter?.value ?? 0) + amount;
-    this.#write(key, value, counter?.expiresAt ?? expiresAt);
-    return Promise.resolve(value);
+    return Promise.resolve(this.#add(key, amount, expiresAt));
+  }
+
+  addAll(additions: readonly CounterAddition[]): Promise<void> {
+    for (const { key, amount, expiresAt } of additions) this.#add(key, amount, expiresAt);
+    return Promise.resolve();
   }
 
   get(key: string): Promise<number> {
-    return Promise.resolve(this.#live(key)?.value ?? 0);
+    return Promise.resolve(this.#value(key));
   }
 
   checkAndAdd(key: string, amount: number, limit: number, expiresAt: number): Promise<CheckAndAdd> {
+    return Promise.resolve(this.#checkAndAdd(key, amount, limit, expiresAt));
+  }
+
+  admit({ checks, take }: Admission): Promise<number | undefined> {
+    const refused = checks.findIndex(({ key, limit }) => this.#value(key) >= limit);
+    if (refused >= 0) return Promise.resolve(refused);
+    if (take === undefined) return Promise.resolve(undefined);
+    const { allowed } = this.#checkAndAdd(take.key, take.amount, take.limit, take.expiresAt);
+    return Promise.resolve(allowed ? undefined : checks.length);
+  }
+
+  #value(key: string): number {
+    return this.#live(key)?.value ?? 0;
+  }
+
+  #add(key: string, amount: number, expiresAt: number): number {
+    const counter = this.#live(key);
+    const value = (counter?.value ?? 0) + amount;
+    this.#write(key, value, counter?.expiresAt ?? expiresAt);
+    return value;
+  }
+
+  #checkAndAdd(key: string, amount: number, limit: number, expiresAt: number): CheckAndAdd {
     const counter = this.#live(key);
     const current = counter?.value ?? 0;
-    if (current + amount > limit) return Promise.resolve({ allowed: false, total: current });
+    if (current + amount > limit) return { allowed: false, total: current };
     this.#write(key, current + amount, counter?.expiresAt ?? expiresAt);
-    return Promise.resolve({ allowed: true, total: current + amount });
+    return { allowed: true, total: current + amount };
   }
 
   #live(key: string): { value: number; expiresAt: number } | undefined {

@@ -1,11 +1,17 @@
 import type { UpstreamBreaker } from './breaker-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { CounterStore } from './counter-store.js';
+import {
+  type DecisionCaches,
+  memoryDecisionCaches,
+  redisDecisionCaches,
+} from './decision-caches.js';
 import { MemoryBreaker } from './memory-breaker.js';
 import { MemoryConversationStore } from './memory-conversation-store.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
 import { RedisBreaker } from './redis-breaker.js';
 import { RedisConversationStore } from './redis-conversation-store.js';
+import { RedisCounterStore } from './redis-counter-store.js';
 import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-link.js';
 
 /**
@@ -17,7 +23,7 @@ import { RedisLink, type RedisLinkEvents, type RedisLinkOptions } from './redis-
 export interface SharedState {
   /** The link to Redis; `undefined` when the state is in memory. */
   readonly redis: RedisLink | undefined;
-  /** Counters of the rate limits and budgets. */
+  /** Counters of the rate limits and budgets (`limits` in the fallback metrics). */
   readonly counters: CounterStore;
   /** The circuit breaker of each upstream model. */
   readonly breaker: UpstreamBreaker;
@@ -26,6 +32,8 @@ export interface SharedState {
    * configuration (a reload does not repeat a nudge already given).
    */
   readonly conversations: ConversationStore;
+  /** The caches of LLM verdicts, one per part (`cache` in the fallback metrics). */
+  readonly decisions: DecisionCaches;
   /** Closes the link to Redis, if any. */
   close(): Promise<void>;
 }
@@ -37,6 +45,7 @@ export function memoryState(): SharedState {
     counters: new MemoryCounterStore(),
     breaker: new MemoryBreaker(),
     conversations: new MemoryConversationStore(),
+    decisions: memoryDecisionCaches,
     close: () => Promise.resolve(),
   };
 }
@@ -47,7 +56,8 @@ export function redisState(options: RedisLinkOptions, events: RedisLinkEvents = 
   const breaker = new RedisBreaker(redis);
   return {
     redis,
-    counters: new MemoryCounterStore(),
+    counters: new RedisCounterStore(redis),
+    decisions: redisDecisionCaches(redis),
     conversations: new RedisConversationStore(redis),
     breaker,
     close: () => {
