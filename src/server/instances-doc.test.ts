@@ -15,15 +15,17 @@ const env = {
 };
 
 describe('docs/instances.md', () => {
-  it('shows a state section and a worked example that parse, sharing state through Redis', () => {
-    expect(blocks).toHaveLength(2);
+  it('shows a state section, the breaker settings and a worked example that parse, sharing state through Redis', () => {
+    expect(blocks).toHaveLength(3);
     const section = parseServerConfig(blocks[0]!, { env });
     expect(redisOptionsOf(section.state, env)).toEqual({
       url: env.TRIAGE_REDIS_URL,
       keyPrefix: 'triage:',
       timeoutMs: 50,
     });
-    const example = parseServerConfig(blocks[1]!, { env });
+    const breaker = parseServerConfig(blocks[1]!, { env });
+    expect(breaker.breaker).toEqual((blocks[1] as { breaker: unknown }).breaker);
+    const example = parseServerConfig(blocks[2]!, { env });
     expect(redisOptionsOf(example.state, env)?.keyPrefix).toBe('triage:prod:');
     expect(example.limits.default).toEqual({ requestsPerMinute: 600, spendPerDayUsd: 50 });
   });
