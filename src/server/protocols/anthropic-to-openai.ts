@@ -1,6 +1,13 @@
-import { dataEvent, jsonData, type SseEvent, sseEvents } from './sse-events.js';
+import {
+  dataEvent,
+  type EventSpan,
+  jsonData,
+  readSimpleEvent,
+  type SseEvent,
+  sseEvents,
+} from './sse-events.js';
 import { openAiFinishReason } from './stop-reasons.js';
-import { textDeltaLiteral } from './text-delta.js';
+import { isSilentEvent, textDeltaLiteral } from './text-delta.js';
 import { mergeUsage, openAiUsage, type Usage, usageFromAnthropic } from './usage.js';
 
 /**
@@ -76,8 +83,12 @@ export class AnthropicToOpenAiStream {
   /** Tool-call index of each content block index that is a `tool_use`. */
   readonly #tools = new Map<number, number>();
   #done = false;
-  /** A text chunk up to its content (set with the id, creation time and model). */
-  #textHead = textHead(this.#id, this.#created, this.#model);
+  /** A chunk up to its delta (set with the id, creation time and model). */
+  #head = DEFAULT_HEAD;
+  /** A text chunk up to its content. */
+  #textHead = DEFAULT_TEXT_HEAD;
+  /** Where the event being read lies (reused: one per stream, not one per event). */
+  readonly #span: EventSpan = { nameStart: -1, nameEnd: 0, dataStart: 0, dataEnd: 0, next: 0 };
 
   constructor(includeUsage: boolean) {
     this.#includeUsage = includeUsage;
@@ -88,11 +99,48 @@ export class AnthropicToOpenAiStream {
     return this.#usage;
   }
 
-  /** The chunks of a piece of the upstream stream (complete events). */
+  /** The chunks of a piece of the upstream stream (complete events): the general path. */
   push(text: string): string {
     let out = '';
     for (const event of sseEvents(text)) out += this.#event(event);
     return out;
+  }
+
+  /**
+   * The chunks of a piece of the upstream stream (complete events), from its bytes and as bytes:
+   * byte for byte what {@link push} writes for the same piece, with the common events (text
+   * deltas, and those that translate to nothing) read without decoding or parsing them. Events of
+   * another shape go through the general path.
+   */
+  pushBytes(chunk: Buffer): Buffer {
+    // A carriage return ends lines in a way the byte reader does not follow.
+    if (chunk.indexOf(CR) >= 0) return utf8(this.push(chunk.toString('utf8')));
+    const pieces: Buffer[] = [];
+    let size = 0;
+    const span = this.#span;
+    for (let at = 0; at < chunk.length; at = span.next) {
+      if (!readSimpleEvent(chunk, at, span)) {
+        const rest = utf8(this.push(chunk.toString('utf8', at)));
+        if (rest.length > 0) pieces.push(rest);
+        size += rest.length;
+        break;
+      }
+      const { dataStart, dataEnd } = span;
+      const text = textDeltaLiteral(chunk, dataStart, dataEnd);
+      if (text !== undefined) {
+        const head = this.#textHead;
+        pieces.push(head, text, TEXT_TAIL);
+        size += head.length + text.length + TEXT_TAIL.length;
+        continue;
+      }
+      if (isSilentEvent(chunk, dataStart, dataEnd)) continue;
+      const event = span.nameStart < 0 ? '' : chunk.toString('utf8', span.nameStart, span.nameEnd);
+      const out = utf8(this.#event({ event, data: chunk.toString('utf8', dataStart, dataEnd) }));
+      if (out.length > 0) pieces.push(out);
+      size += out.length;
+    }
+    if (pieces.length <= 1) return pieces[0] ?? EMPTY;
+    return Buffer.concat(pieces, size);
   }
 
   /** What is left to send when the upstream stream ended. */
@@ -100,20 +148,12 @@ export class AnthropicToOpenAiStream {
     return this.#done ? '' : this.#finishChunks();
   }
 
+  /** A chunk: what `dataEvent` writes for it (same fields, same order), from a prepared head. */
   #chunk(delta: Json, finish: string | null = null): string {
-    return dataEvent({
-      id: this.#id,
-      object: 'chat.completion.chunk',
-      created: this.#created,
-      model: this.#model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    });
+    return `${this.#head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}]}\n\n`;
   }
 
   #event({ event, data }: SseEvent): string {
-    // Text deltas, most of a stream: their escaped text spliced into a prepared chunk.
-    const text = textDeltaLiteral(data);
-    if (text !== undefined) return `${this.#textHead}${text}${TEXT_TAIL}`;
     const value = jsonData(data);
     if (value === undefined) return '';
     const type = typeof value.type === 'string' ? value.type : event;
@@ -123,7 +163,8 @@ export class AnthropicToOpenAiStream {
         if (typeof message.id === 'string') this.#id = message.id;
         if (typeof message.model === 'string') this.#model = message.model;
         this.#created = created();
-        this.#textHead = textHead(this.#id, this.#created, this.#model);
+        this.#head = chunkHead(this.#id, this.#created, this.#model);
+        this.#textHead = Buffer.from(`${this.#head}{"content":`);
         this.#usage = mergeUsage(this.#usage, usageFromAnthropic(message.usage));
         return this.#chunk({ role: 'assistant', content: '' });
       }
@@ -196,17 +237,22 @@ export class AnthropicToOpenAiStream {
   }
 }
 
-/** What follows a text chunk's content: as `dataEvent` writes a chunk (same fields, same order). */
-const TEXT_TAIL = '},"logprobs":null,"finish_reason":null}]}\n\n';
-
-/** What precedes a text chunk's content (`#chunk({content})` cut before the text). */
-function textHead(id: string, createdAt: number, model: string): string {
-  const chunk = dataEvent({
-    id,
-    object: 'chat.completion.chunk',
-    created: createdAt,
-    model,
-    choices: [{ index: 0, delta: { content: '' }, logprobs: null, finish_reason: null }],
-  });
-  return chunk.slice(0, chunk.indexOf('"content":') + '"content":'.length);
+const CR = 0x0d;
+const EMPTY = Buffer.alloc(0);
+function utf8(text: string): Buffer {
+  return text.length === 0 ? EMPTY : Buffer.from(text);
 }
+
+/** What follows a text chunk's content: as `dataEvent` writes a chunk (same fields, same order). */
+const TEXT_TAIL = Buffer.from('},"logprobs":null,"finish_reason":null}]}\n\n');
+
+/** What precedes a chunk's delta, as `dataEvent` writes a chunk. */
+function chunkHead(id: string, createdAt: number, model: string): string {
+  return (
+    `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${createdAt},` +
+    `"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":`
+  );
+}
+
+const DEFAULT_HEAD = chunkHead('chatcmpl-triage', 0, '');
+const DEFAULT_TEXT_HEAD = Buffer.from(`${DEFAULT_HEAD}{"content":`);

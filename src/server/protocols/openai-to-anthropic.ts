@@ -91,6 +91,11 @@ export class OpenAiToAnthropicStream {
     return out;
   }
 
+  /** The events of a piece of the upstream stream (complete chunks), from and as bytes. */
+  pushBytes(chunk: Buffer): Buffer {
+    return Buffer.from(this.push(chunk.toString('utf8')));
+  }
+
   /** What is left to send when the upstream stream ended. */
   end(): string {
     if (this.#done || !this.#started) return '';
