@@ -1,11 +1,11 @@
 import {
-  dataEvent,
+  type ByteTranslator,
   type EventSpan,
-  jsonData,
-  readSimpleEvent,
-  type SseEvent,
-  sseEvents,
-} from './sse-events.js';
+  newSpan,
+  type TranslatedBytes,
+  translateBytes,
+} from './event-bytes.js';
+import { dataEvent, jsonData, type SseEvent, sseEvents } from './sse-events.js';
 import { openAiFinishReason } from './stop-reasons.js';
 import { isSilentEvent, textDeltaLiteral } from './text-delta.js';
 import { mergeUsage, openAiUsage, type Usage, usageFromAnthropic } from './usage.js';
@@ -73,7 +73,7 @@ export function chatCompletionFromMessage(message: Json): { body: Json; usage?: 
  * at a time. `includeUsage`: the client asked for the usage chunk (`stream_options`); the usage
  * is read either way.
  */
-export class AnthropicToOpenAiStream {
+export class AnthropicToOpenAiStream implements ByteTranslator {
   readonly #includeUsage: boolean;
   #id = 'chatcmpl-triage';
   #model = '';
@@ -88,7 +88,7 @@ export class AnthropicToOpenAiStream {
   /** A text chunk up to its content. */
   #textHead = DEFAULT_TEXT_HEAD;
   /** Where the event being read lies (reused: one per stream, not one per event). */
-  readonly #span: EventSpan = { nameStart: -1, nameEnd: 0, dataStart: 0, dataEnd: 0, next: 0 };
+  readonly #span = newSpan();
 
   constructor(includeUsage: boolean) {
     this.#includeUsage = includeUsage;
@@ -109,38 +109,25 @@ export class AnthropicToOpenAiStream {
   /**
    * The chunks of a piece of the upstream stream (complete events), from its bytes and as bytes:
    * byte for byte what {@link push} writes for the same piece, with the common events (text
-   * deltas, and those that translate to nothing) read without decoding or parsing them. Events of
-   * another shape go through the general path.
+   * deltas, and those that translate to nothing) read without decoding or parsing them.
    */
   pushBytes(chunk: Buffer): Buffer {
-    // A carriage return ends lines in a way the byte reader does not follow.
-    if (chunk.indexOf(CR) >= 0) return utf8(this.push(chunk.toString('utf8')));
-    const pieces: Buffer[] = [];
-    let size = 0;
-    const span = this.#span;
-    for (let at = 0; at < chunk.length; at = span.next) {
-      if (!readSimpleEvent(chunk, at, span)) {
-        const rest = utf8(this.push(chunk.toString('utf8', at)));
-        if (rest.length > 0) pieces.push(rest);
-        size += rest.length;
-        break;
-      }
-      const { dataStart, dataEnd } = span;
-      const text = textDeltaLiteral(chunk, dataStart, dataEnd);
-      if (text !== undefined) {
-        const head = this.#textHead;
-        pieces.push(head, text, TEXT_TAIL);
-        size += head.length + text.length + TEXT_TAIL.length;
-        continue;
-      }
-      if (isSilentEvent(chunk, dataStart, dataEnd)) continue;
-      const event = span.nameStart < 0 ? '' : chunk.toString('utf8', span.nameStart, span.nameEnd);
-      const out = utf8(this.#event({ event, data: chunk.toString('utf8', dataStart, dataEnd) }));
-      if (out.length > 0) pieces.push(out);
-      size += out.length;
-    }
-    if (pieces.length <= 1) return pieces[0] ?? EMPTY;
-    return Buffer.concat(pieces, size);
+    return translateBytes(chunk, this.#span, this);
+  }
+
+  /** The fast path of {@link pushBytes}: a text delta, or an event that translates to nothing. */
+  fastEvent(chunk: Buffer, span: EventSpan, out: TranslatedBytes): boolean {
+    const text = textDeltaLiteral(chunk, span.dataStart, span.dataEnd);
+    if (text === undefined) return isSilentEvent(chunk, span.dataStart, span.dataEnd);
+    out.add(this.#textHead);
+    out.add(text);
+    out.add(TEXT_TAIL);
+    return true;
+  }
+
+  /** The general path for one event (its name, `''` for none, and its data). */
+  event(name: string, data: string): string {
+    return this.#event({ event: name, data });
   }
 
   /** What is left to send when the upstream stream ended. */
@@ -235,12 +222,6 @@ export class AnthropicToOpenAiStream {
     }
     return `${out}data: [DONE]\n\n`;
   }
-}
-
-const CR = 0x0d;
-const EMPTY = Buffer.alloc(0);
-function utf8(text: string): Buffer {
-  return text.length === 0 ? EMPTY : Buffer.from(text);
 }
 
 /** What follows a text chunk's content: as `dataEvent` writes a chunk (same fields, same order). */

@@ -43,59 +43,6 @@ export function sseEvents(text: string): SseEvent[] {
   return events;
 }
 
-/**
- * Where the parts of an event lie in a piece of a stream (offsets into its bytes), as
- * {@link readSimpleEvent} finds them.
- */
-export interface EventSpan {
-  /** The event's name (`nameStart` −1: no `event:` line). */
-  nameStart: number;
-  nameEnd: number;
-  /** Its data. */
-  dataStart: number;
-  dataEnd: number;
-  /** Where the next event starts. */
-  next: number;
-}
-
-const EVENT_FIELD = Buffer.from('event: ');
-const DATA_FIELD = Buffer.from('data: ');
-const LF = 0x0a;
-
-/**
- * Reads the event at `at` in `bytes` into `span` when it has the shape every streaming API
- * writes, `event: <name>\n` (optional) then `data: <data>\n` then a blank line, and returns
- * true; false for any other shape (comments, other fields, several data lines, a field without
- * its space, no blank line), which the general reader ({@link sseEvents}) reads. `bytes` must hold
- * no carriage return (a line end this reader does not follow). What it reads is what
- * {@link sseEvents} reads from the same event.
- */
-export function readSimpleEvent(bytes: Buffer, at: number, span: EventSpan): boolean {
-  let line = at;
-  span.nameStart = -1;
-  if (hasAt(bytes, line, EVENT_FIELD)) {
-    const end = bytes.indexOf(LF, line);
-    if (end < 0) return false;
-    span.nameStart = line + EVENT_FIELD.length;
-    span.nameEnd = end;
-    line = end + 1;
-  }
-  if (!hasAt(bytes, line, DATA_FIELD)) return false;
-  const end = bytes.indexOf(LF, line);
-  if (end < 0 || bytes[end + 1] !== LF) return false;
-  span.dataStart = line + DATA_FIELD.length;
-  span.dataEnd = end;
-  span.next = end + 2;
-  return true;
-}
-
-/** Whether `bytes` holds `expected` at `at` (a loop: faster than a native call for a few bytes). */
-export function hasAt(bytes: Buffer, at: number, expected: Buffer): boolean {
-  if (at + expected.length > bytes.length) return false;
-  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
-  return true;
-}
-
 /** `data: <json>\n\n`: an OpenAI-style event. */
 export function dataEvent(value: unknown): string {
   return `data: ${JSON.stringify(value)}\n\n`;
