@@ -5,7 +5,7 @@ import {
   type TranslatedBytes,
   translateBytes,
 } from './event-bytes.js';
-import { dataEvent, jsonData, type SseEvent, sseEvents } from './sse-events.js';
+import { dataEvent, jsonData, sseEvents } from './sse-events.js';
 import { openAiFinishReason } from './stop-reasons.js';
 import { isSilentEvent, textDeltaLiteral } from './text-delta.js';
 import { mergeUsage, openAiUsage, type Usage, usageFromAnthropic } from './usage.js';
@@ -102,7 +102,7 @@ export class AnthropicToOpenAiStream implements ByteTranslator {
   /** The chunks of a piece of the upstream stream (complete events): the general path. */
   push(text: string): string {
     let out = '';
-    for (const event of sseEvents(text)) out += this.#event(event);
+    for (const { event, data } of sseEvents(text)) out += this.event(event, data);
     return out;
   }
 
@@ -125,11 +125,6 @@ export class AnthropicToOpenAiStream implements ByteTranslator {
     return true;
   }
 
-  /** The general path for one event (its name, `''` for none, and its data). */
-  event(name: string, data: string): string {
-    return this.#event({ event: name, data });
-  }
-
   /** What is left to send when the upstream stream ended. */
   end(): string {
     return this.#done ? '' : this.#finishChunks();
@@ -140,7 +135,8 @@ export class AnthropicToOpenAiStream implements ByteTranslator {
     return `${this.#head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}]}\n\n`;
   }
 
-  #event({ event, data }: SseEvent): string {
+  /** The general path for one event: its name (`''` for none) and its data. */
+  event(event: string, data: string): string {
     const value = jsonData(data);
     if (value === undefined) return '';
     const type = typeof value.type === 'string' ? value.type : event;
