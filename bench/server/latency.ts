@@ -94,23 +94,21 @@ function parseArgs(argv: readonly string[]): Options {
 }
 
 /** A realistic request: a system prompt and a question of a few sentences. */
+const SYSTEM_PROMPT =
+  'You are a helpful assistant for an online shop. Answer briefly and politely. ' +
+  'If you do not know, say so. Never invent order numbers.';
+const QUESTION =
+  'Hello! I ordered a blue jacket last week and it has not arrived yet. ' +
+  'What is the usual delivery time to Lyon, and can I change the address?';
+
+/** The realistic request as a chat client sends it. */
 function requestBody(model: string, stream: boolean): string {
   return JSON.stringify({
     model,
     stream,
     messages: [
-      {
-        role: 'system',
-        content:
-          'You are a helpful assistant for an online shop. Answer briefly and politely. ' +
-          'If you do not know, say so. Never invent order numbers.',
-      },
-      {
-        role: 'user',
-        content:
-          'Hello! I ordered a blue jacket last week and it has not arrived yet. ' +
-          'What is the usual delivery time to Lyon, and can I change the address?',
-      },
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: QUESTION },
     ],
     temperature: 0.2,
     max_tokens: 200,
@@ -122,17 +120,8 @@ function messagesBody(model: string): string {
   return JSON.stringify({
     model,
     stream: true,
-    system:
-      'You are a helpful assistant for an online shop. Answer briefly and politely. ' +
-      'If you do not know, say so. Never invent order numbers.',
-    messages: [
-      {
-        role: 'user',
-        content:
-          'Hello! I ordered a blue jacket last week and it has not arrived yet. ' +
-          'What is the usual delivery time to Lyon, and can I change the address?',
-      },
-    ],
+    system: SYSTEM_PROMPT,
+    messages: [{ role: 'user', content: QUESTION }],
     temperature: 0.2,
     max_tokens: 200,
   });

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventFramer } from '../sse.js';
 import { chatTextLiteral } from './chat-text-delta.js';
 import { jsonScalarEnd } from './json-bytes.js';
 import { OpenAiToAnthropicStream } from './openai-to-anthropic.js';
 import { sseEvents } from './sse-events.js';
+import { sameBytesHoweverCut, translatedBy } from './translation.test-helpers.js';
 
 /**
  * The fast path of OpenAI → Anthropic stream translation writes, byte for byte, what the general
@@ -110,11 +110,7 @@ const event: fc.Arbitrary<string> = fc.oneof(
 
 /** What a translator writes for `pieces` (complete events each), through one path or the other. */
 function translated(pieces: readonly Buffer[], bytes: boolean): Buffer {
-  const stream = new OpenAiToAnthropicStream();
-  const out = pieces.map((piece) =>
-    bytes ? stream.pushBytes(piece) : Buffer.from(stream.push(piece.toString('utf8'))),
-  );
-  return Buffer.concat([...out, Buffer.from(stream.end())]);
+  return translatedBy(() => new OpenAiToAnthropicStream(), pieces, bytes);
 }
 
 describe('the byte fast path of chat-chunk translation', () => {
@@ -182,20 +178,7 @@ describe('the byte fast path of chat-chunk translation', () => {
   it('writes the same bytes however the stream is cut on its way in', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 30 }), fc.array(fc.nat()), (events, cuts) => {
-        const whole = Buffer.from(events.join(''));
-        const framer = new EventFramer();
-        const pieces: Buffer[] = [];
-        let from = 0;
-        for (const cut of cuts.map((c) => c % (whole.length + 1)).sort((a, b) => a - b)) {
-          const ready = framer.push(whole.subarray(from, cut));
-          if (ready) pieces.push(ready);
-          from = cut;
-        }
-        const ready = framer.push(whole.subarray(from));
-        if (ready) pieces.push(ready);
-        const rest = framer.flush();
-        if (rest) pieces.push(rest);
-        expect(translated(pieces, true).equals(translated([whole], false))).toBe(true);
+        expect(sameBytesHoweverCut(() => new OpenAiToAnthropicStream(), events, cuts)).toBe(true);
       }),
       { numRuns: 300 },
     );

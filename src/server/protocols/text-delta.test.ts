@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventFramer } from '../sse.js';
 import { AnthropicToOpenAiStream } from './anthropic-to-openai.js';
 import { namedEvent, sseEvents } from './sse-events.js';
 import { isSilentEvent, textDeltaLiteral } from './text-delta.js';
+import { sameBytesHoweverCut, translatedBy } from './translation.test-helpers.js';
 
 /**
  * The fast path of Anthropic → OpenAI stream translation writes, byte for byte, what the general
@@ -30,11 +30,7 @@ function writtenByName(text: string): boolean {
 
 /** What a translator writes for `pieces` (complete events each), through one path or the other. */
 function translated(pieces: readonly Buffer[], bytes: boolean): Buffer {
-  const stream = new AnthropicToOpenAiStream(true);
-  const out = pieces.map((piece) =>
-    bytes ? stream.pushBytes(piece) : Buffer.from(stream.push(piece.toString('utf8'))),
-  );
-  return Buffer.concat([...out, Buffer.from(stream.end())]);
+  return translatedBy(() => new AnthropicToOpenAiStream(true), pieces, bytes);
 }
 
 const anyText = fc.string({ unit: 'binary' });
@@ -191,20 +187,9 @@ describe('the byte fast path of stream translation', () => {
   it('writes the same bytes however the stream is cut on its way in', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 30 }), fc.array(fc.nat()), (events, cuts) => {
-        const whole = Buffer.from(events.join(''));
-        const framer = new EventFramer();
-        const pieces: Buffer[] = [];
-        let from = 0;
-        for (const cut of [...cuts.map((c) => c % (whole.length + 1))].sort((a, b) => a - b)) {
-          const ready = framer.push(whole.subarray(from, cut));
-          if (ready) pieces.push(ready);
-          from = cut;
-        }
-        const ready = framer.push(whole.subarray(from));
-        if (ready) pieces.push(ready);
-        const rest = framer.flush();
-        if (rest) pieces.push(rest);
-        expect(translated(pieces, true).equals(translated([whole], false))).toBe(true);
+        expect(sameBytesHoweverCut(() => new AnthropicToOpenAiStream(true), events, cuts)).toBe(
+          true,
+        );
       }),
       { numRuns: 300 },
     );
