@@ -16,7 +16,8 @@ import {
  * `npm run bench:server [-- --json] [--seconds N] [--rounds N] [--rates 500,1000] [--no-pin]
  * [--workers 1,2] [--throughput-seconds 5] [--throughput-rounds 3] [--concurrency 64]
  * [--paths route,chat] [--no-wrk]
- * [--throughput-only] [--no-throughput] [--no-state] [--state-only]`: the latency triage adds over calling the upstream
+ * [--throughput-only] [--no-throughput] [--no-state] [--state-only] [--translation-only]`: the latency
+ * triage adds over calling the upstream
  * directly, in one run against the same fake upstream on loopback; then the throughput at
  * saturation of `triage serve --workers N` for each N and path, and the ratio of N workers to
  * one (`throughput.ts`; `npm run bench:throughput` runs that part alone).
@@ -54,6 +55,8 @@ interface Options {
   readonly pin: boolean;
   /** Measure latency (the paired phases); false with `--throughput-only`. */
   readonly latency: boolean;
+  /** Only the translation phases (`--translation-only`): no other latency phase, no throughput. */
+  readonly translationOnly: boolean;
   /** Worker counts measured at saturation (`--workers 1,2`); none with `--no-throughput`. */
   readonly workers: readonly number[];
   readonly throughputSeconds: number;
@@ -82,7 +85,10 @@ function parseArgs(argv: readonly string[]): Options {
     logLevel: value('--log-level', 'info'),
     pin: !argv.includes('--no-pin'),
     latency: !argv.includes('--throughput-only') && !argv.includes('--state-only'),
-    workers: ['--no-throughput', '--state-only'].some((flag) => argv.includes(flag))
+    translationOnly: argv.includes('--translation-only'),
+    workers: ['--no-throughput', '--state-only', '--translation-only'].some((flag) =>
+      argv.includes(flag),
+    )
       ? []
       : value('--workers', '1,2').split(',').map(Number),
     throughputSeconds: Number(value('--throughput-seconds', '5')),
@@ -90,29 +96,41 @@ function parseArgs(argv: readonly string[]): Options {
     concurrency: Number(value('--concurrency', '64')),
     paths: value('--paths', 'route,chat').split(',') as ThroughputPath[],
     wrk: !argv.includes('--no-wrk'),
-    state: !argv.includes('--no-state') && !argv.includes('--throughput-only'),
+    state: !['--no-state', '--throughput-only', '--translation-only'].some((flag) =>
+      argv.includes(flag),
+    ),
   };
 }
 
 /** A realistic request: a system prompt and a question of a few sentences. */
+const SYSTEM_PROMPT =
+  'You are a helpful assistant for an online shop. Answer briefly and politely. ' +
+  'If you do not know, say so. Never invent order numbers.';
+const QUESTION =
+  'Hello! I ordered a blue jacket last week and it has not arrived yet. ' +
+  'What is the usual delivery time to Lyon, and can I change the address?';
+
+/** The realistic request as a chat client sends it. */
 function requestBody(model: string, stream: boolean): string {
   return JSON.stringify({
     model,
     stream,
     messages: [
-      {
-        role: 'system',
-        content:
-          'You are a helpful assistant for an online shop. Answer briefly and politely. ' +
-          'If you do not know, say so. Never invent order numbers.',
-      },
-      {
-        role: 'user',
-        content:
-          'Hello! I ordered a blue jacket last week and it has not arrived yet. ' +
-          'What is the usual delivery time to Lyon, and can I change the address?',
-      },
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: QUESTION },
     ],
+    temperature: 0.2,
+    max_tokens: 200,
+  });
+}
+
+/** The same request as an Anthropic Messages client sends it (`POST /v1/messages`). */
+function messagesBody(model: string): string {
+  return JSON.stringify({
+    model,
+    stream: true,
+    system: SYSTEM_PROMPT,
+    messages: [{ role: 'user', content: QUESTION }],
     temperature: 0.2,
     max_tokens: 200,
   });
@@ -187,6 +205,8 @@ class TimedRequest implements Dispatcher.DispatchHandler {
 interface Lane {
   readonly pool: Pool;
   readonly body: string;
+  /** The endpoint (default `/v1/chat/completions`). */
+  readonly path: string;
   readonly collector: Collector;
 }
 
@@ -198,7 +218,7 @@ interface Lane {
  * out together, each pair led by the other target.
  */
 function runPhase(
-  targets: readonly { readonly pool: Pool; readonly body: string }[],
+  targets: readonly { readonly pool: Pool; readonly body: string; readonly path?: string }[],
   rate: number,
   seconds: number,
   firstByte: boolean,
@@ -222,14 +242,15 @@ function runPhase(
         );
       }
     };
-    const lanes: Lane[] = targets.map(({ pool, body }) => ({
+    const lanes: Lane[] = targets.map(({ pool, body, path = '/v1/chat/completions' }) => ({
       pool,
       body,
+      path,
       collector: { latencies: [], firstByte, errors: 0, done },
     }));
     const send = (lane: Lane) => {
       lane.pool.dispatch(
-        { path: '/v1/chat/completions', method: 'POST', headers, body: lane.body },
+        { path: lane.path, method: 'POST', headers, body: lane.body },
         new TimedRequest(lane.collector),
       );
     };
@@ -445,28 +466,66 @@ function print(row: Row): void {
   );
 }
 
-/** What translating a streamed Anthropic answer into chat-completion chunks adds. */
+/** What translating a streamed answer between wire formats adds. */
 interface TranslationRow {
+  /** Which client and which upstreams. */
+  readonly what: string;
   readonly rate: number;
   readonly samples: number;
-  /** Whole streams (to the last byte) passed through from an OpenAI-compatible upstream. */
+  /** Whole streams (to the last byte) from an upstream of the client's own format, passed through. */
   readonly passThrough: Quantiles;
-  /** The same streams from an Anthropic upstream, translated event by event. */
+  /** The same streams from an upstream of the other format, translated event by event. */
   readonly translated: Quantiles;
   readonly added: Quantiles;
   readonly errors: number;
 }
 
+/** A client of one wire format and its two upstream paths through triage. */
+interface TranslationCase {
+  readonly what: string;
+  /** The endpoint the client calls. */
+  readonly path: string;
+  /** The request to an upstream of the client's format, and to one of the other format. */
+  readonly passThrough: string;
+  readonly translated: string;
+}
+
 /**
- * Streams through triage, in one phase on one clock: to `small` (an OpenAI-compatible upstream,
- * passed through byte for byte) and to `claude-small` (the same fake upstream as an Anthropic
- * one: the request translated to Messages, the stream translated back to chat-completion chunks),
- * each measured to its last byte. Both are configured model ids, so routing is the same.
+ * The translation phases. A chat client streaming from `small` (an OpenAI-compatible upstream,
+ * passed through byte for byte, its usage asked for upstream and left out) and from
+ * `claude-small` (the same fake upstream as an Anthropic one: the request translated to
+ * Messages, the stream translated back to chat-completion chunks); then an Anthropic Messages
+ * client the other way round. Both are configured model ids, so routing is the same; the fake
+ * upstream answers the same text in both formats (the Anthropic stream has three more events,
+ * and fewer bytes).
  */
-async function measureTranslation(pool: Pool, options: Options): Promise<TranslationRow> {
+const TRANSLATIONS: readonly TranslationCase[] = [
+  {
+    what: 'chat client, stream translated from Anthropic',
+    path: '/v1/chat/completions',
+    passThrough: requestBody('small', true),
+    translated: requestBody('claude-small', true),
+  },
+  {
+    what: 'messages client, stream translated from OpenAI',
+    path: '/v1/messages',
+    passThrough: messagesBody('claude-small'),
+    translated: messagesBody('small'),
+  },
+];
+
+/**
+ * Streams through triage, in one phase on one clock: the case's pass-through and translated
+ * requests taking turns, each measured to its last byte.
+ */
+async function measureTranslation(
+  pool: Pool,
+  options: Options,
+  c: TranslationCase,
+): Promise<TranslationRow> {
   const lanes = [
-    { pool, body: requestBody('small', true) },
-    { pool, body: requestBody('claude-small', true) },
+    { pool, body: c.passThrough, path: c.path },
+    { pool, body: c.translated, path: c.path },
   ];
   await runPhase(lanes, options.streamRate, 1, false);
   const through: number[] = [];
@@ -484,6 +543,7 @@ async function measureTranslation(pool: Pool, options: Options): Promise<Transla
   const passThrough = percentiles(through);
   const translatedQ = percentiles(translated);
   return {
+    what: c.what,
     rate: options.streamRate,
     samples: translated.length,
     passThrough,
@@ -500,7 +560,7 @@ function printTranslation(row: TranslationRow): void {
   const f = (ms: number) => `${ms.toFixed(3)} ms`;
   const q = (x: Quantiles) => `p50 ${f(x.p50)} p99 ${f(x.p99)}`;
   process.stdout.write(
-    `stream translated from Anthropic at ${row.rate} req/s per path (n=${row.samples} per path, ` +
+    `${row.what} at ${row.rate} req/s per path (n=${row.samples} per path, ` +
       `errors ${row.errors}, to the last byte)\n` +
       `  pass-through ${q(row.passThrough)}\n` +
       `  translated   ${q(row.translated)}   added ${q(row.added)}\n`,
@@ -580,12 +640,13 @@ async function main(): Promise<void> {
   const translations: TranslationRow[] = [];
   let throughput: ThroughputRow[] = [];
   try {
-    for (const rate of options.latency ? options.rates : []) {
+    const others = options.latency && !options.translationOnly;
+    for (const rate of others ? options.rates : []) {
       const row = await measure('chat completion', targetsFor(false), rate, options, false, fake);
       rows.push(row);
       if (!options.json) print(row);
     }
-    if (options.latency) {
+    if (others) {
       const ttfb = await measure(
         'stream first byte',
         targetsFor(true),
@@ -620,8 +681,8 @@ async function main(): Promise<void> {
       });
       if (!options.json) printState(stateRow);
     }
-    if (options.latency) {
-      const translation = await measureTranslation(pools.triage, options);
+    for (const c of options.latency ? TRANSLATIONS : []) {
+      const translation = await measureTranslation(pools.triage, options, c);
       translations.push(translation);
       if (!options.json) printTranslation(translation);
     }

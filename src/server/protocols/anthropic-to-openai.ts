@@ -1,6 +1,13 @@
-import { dataEvent, jsonData, type SseEvent, sseEvents } from './sse-events.js';
+import {
+  type ByteTranslator,
+  type EventSpan,
+  newSpan,
+  type TranslatedBytes,
+  translateBytes,
+} from './event-bytes.js';
+import { dataEvent, jsonData, sseEvents } from './sse-events.js';
 import { openAiFinishReason } from './stop-reasons.js';
-import { textDeltaLiteral } from './text-delta.js';
+import { isSilentEvent, textDeltaLiteral } from './text-delta.js';
 import { mergeUsage, openAiUsage, type Usage, usageFromAnthropic } from './usage.js';
 
 /**
@@ -66,7 +73,7 @@ export function chatCompletionFromMessage(message: Json): { body: Json; usage?: 
  * at a time. `includeUsage`: the client asked for the usage chunk (`stream_options`); the usage
  * is read either way.
  */
-export class AnthropicToOpenAiStream {
+export class AnthropicToOpenAiStream implements ByteTranslator {
   readonly #includeUsage: boolean;
   #id = 'chatcmpl-triage';
   #model = '';
@@ -76,8 +83,12 @@ export class AnthropicToOpenAiStream {
   /** Tool-call index of each content block index that is a `tool_use`. */
   readonly #tools = new Map<number, number>();
   #done = false;
-  /** A text chunk up to its content (set with the id, creation time and model). */
-  #textHead = textHead(this.#id, this.#created, this.#model);
+  /** A chunk up to its delta (set with the id, creation time and model). */
+  #head = DEFAULT_HEAD;
+  /** A text chunk up to its content. */
+  #textHead = DEFAULT_TEXT_HEAD;
+  /** Where the event being read lies (reused: one per stream, not one per event). */
+  readonly #span = newSpan();
 
   constructor(includeUsage: boolean) {
     this.#includeUsage = includeUsage;
@@ -88,11 +99,30 @@ export class AnthropicToOpenAiStream {
     return this.#usage;
   }
 
-  /** The chunks of a piece of the upstream stream (complete events). */
+  /** The chunks of a piece of the upstream stream (complete events): the general path. */
   push(text: string): string {
     let out = '';
-    for (const event of sseEvents(text)) out += this.#event(event);
+    for (const { event, data } of sseEvents(text)) out += this.event(event, data);
     return out;
+  }
+
+  /**
+   * The chunks of a piece of the upstream stream (complete events), from its bytes and as bytes:
+   * byte for byte what {@link push} writes for the same piece, with the common events (text
+   * deltas, and those that translate to nothing) read without decoding or parsing them.
+   */
+  pushBytes(chunk: Buffer): Buffer {
+    return translateBytes(chunk, this.#span, this);
+  }
+
+  /** The fast path of {@link pushBytes}: a text delta, or an event that translates to nothing. */
+  fastEvent(chunk: Buffer, span: EventSpan, out: TranslatedBytes): boolean {
+    const text = textDeltaLiteral(chunk, span.dataStart, span.dataEnd);
+    if (text === undefined) return isSilentEvent(chunk, span.dataStart, span.dataEnd);
+    out.add(this.#textHead);
+    out.add(text);
+    out.add(TEXT_TAIL);
+    return true;
   }
 
   /** What is left to send when the upstream stream ended. */
@@ -100,20 +130,13 @@ export class AnthropicToOpenAiStream {
     return this.#done ? '' : this.#finishChunks();
   }
 
+  /** A chunk: what `dataEvent` writes for it (same fields, same order), from a prepared head. */
   #chunk(delta: Json, finish: string | null = null): string {
-    return dataEvent({
-      id: this.#id,
-      object: 'chat.completion.chunk',
-      created: this.#created,
-      model: this.#model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    });
+    return `${this.#head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}]}\n\n`;
   }
 
-  #event({ event, data }: SseEvent): string {
-    // Text deltas, most of a stream: their escaped text spliced into a prepared chunk.
-    const text = textDeltaLiteral(data);
-    if (text !== undefined) return `${this.#textHead}${text}${TEXT_TAIL}`;
+  /** The general path for one event: its name (`''` for none) and its data. */
+  event(event: string, data: string): string {
     const value = jsonData(data);
     if (value === undefined) return '';
     const type = typeof value.type === 'string' ? value.type : event;
@@ -123,7 +146,8 @@ export class AnthropicToOpenAiStream {
         if (typeof message.id === 'string') this.#id = message.id;
         if (typeof message.model === 'string') this.#model = message.model;
         this.#created = created();
-        this.#textHead = textHead(this.#id, this.#created, this.#model);
+        this.#head = chunkHead(this.#id, this.#created, this.#model);
+        this.#textHead = Buffer.from(`${this.#head}{"content":`);
         this.#usage = mergeUsage(this.#usage, usageFromAnthropic(message.usage));
         return this.#chunk({ role: 'assistant', content: '' });
       }
@@ -197,16 +221,15 @@ export class AnthropicToOpenAiStream {
 }
 
 /** What follows a text chunk's content: as `dataEvent` writes a chunk (same fields, same order). */
-const TEXT_TAIL = '},"logprobs":null,"finish_reason":null}]}\n\n';
+const TEXT_TAIL = Buffer.from('},"logprobs":null,"finish_reason":null}]}\n\n');
 
-/** What precedes a text chunk's content (`#chunk({content})` cut before the text). */
-function textHead(id: string, createdAt: number, model: string): string {
-  const chunk = dataEvent({
-    id,
-    object: 'chat.completion.chunk',
-    created: createdAt,
-    model,
-    choices: [{ index: 0, delta: { content: '' }, logprobs: null, finish_reason: null }],
-  });
-  return chunk.slice(0, chunk.indexOf('"content":') + '"content":'.length);
+/** What precedes a chunk's delta, as `dataEvent` writes a chunk. */
+function chunkHead(id: string, createdAt: number, model: string): string {
+  return (
+    `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${createdAt},` +
+    `"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":`
+  );
 }
+
+const DEFAULT_HEAD = chunkHead('chatcmpl-triage', 0, '');
+const DEFAULT_TEXT_HEAD = Buffer.from(`${DEFAULT_HEAD}{"content":`);

@@ -1,3 +1,11 @@
+import { chatTextLiteral } from './chat-text-delta.js';
+import {
+  type ByteTranslator,
+  type EventSpan,
+  newSpan,
+  type TranslatedBytes,
+  translateBytes,
+} from './event-bytes.js';
 import { jsonData, namedEvent, sseEvents } from './sse-events.js';
 import { anthropicStopReason } from './stop-reasons.js';
 import { anthropicUsage, NO_USAGE, type Usage, usageFromOpenAi } from './usage.js';
@@ -63,7 +71,7 @@ export function messageFromChatCompletion(completion: Json): { body: Json; usage
 }
 
 /** Translates chat-completion chunks into Anthropic events, one piece of complete events at a time. */
-export class OpenAiToAnthropicStream {
+export class OpenAiToAnthropicStream implements ByteTranslator {
   #started = false;
   #done = false;
   /** Index of the next content block; the open block's kind and, for a tool, its call index. */
@@ -71,24 +79,65 @@ export class OpenAiToAnthropicStream {
   #open: { kind: 'text' } | { kind: 'tool'; call: number } | undefined;
   #finish: string | undefined;
   #usage: Usage | undefined;
+  /** A text delta event of the open block up to its text, and the block index it was made for. */
+  #textHead = Buffer.alloc(0);
+  #textHeadBlock = -1;
+  /** Where the event being read lies (reused: one per stream, not one per event). */
+  readonly #span = newSpan();
 
   /** The usage reported so far. */
   get usage(): Usage | undefined {
     return this.#usage;
   }
 
-  /** The events of a piece of the upstream stream (complete chunks). */
+  /** The events of a piece of the upstream stream (complete chunks): the general path. */
   push(text: string): string {
     let out = '';
-    for (const { data } of sseEvents(text)) {
-      if (data === '[DONE]') {
-        out += this.end();
-        continue;
-      }
-      const chunk = jsonData(data);
-      if (chunk !== undefined) out += this.#chunk(chunk);
-    }
+    for (const { data } of sseEvents(text)) out += this.event('', data);
     return out;
+  }
+
+  /**
+   * The events of a piece of the upstream stream (complete chunks), from its bytes and as bytes:
+   * byte for byte what {@link push} writes for the same piece, with the text chunks of an open
+   * text block read without decoding or parsing them.
+   */
+  pushBytes(chunk: Buffer): Buffer {
+    return translateBytes(chunk, this.#span, this);
+  }
+
+  /** The fast path of {@link pushBytes}: a text chunk while a text block is open. */
+  fastEvent(chunk: Buffer, span: EventSpan, out: TranslatedBytes): boolean {
+    if (this.#open?.kind !== 'text' || this.#done) return false;
+    const text = chatTextLiteral(chunk, span.dataStart, span.dataEnd);
+    if (text === undefined) return false;
+    // An empty text says nothing, as in the general path.
+    if (text.length > 2) {
+      out.add(this.#textDeltaHead());
+      out.add(text);
+      out.add(EVENT_TAIL);
+    }
+    return true;
+  }
+
+  /** A text delta event of the open block up to its text: as `namedEvent` writes it. */
+  #textDeltaHead(): Buffer {
+    const block = this.#blocks - 1;
+    if (this.#textHeadBlock !== block) {
+      this.#textHeadBlock = block;
+      this.#textHead = Buffer.from(
+        'event: content_block_delta\ndata: {"type":"content_block_delta",' +
+          `"index":${block},"delta":{"type":"text_delta","text":`,
+      );
+    }
+    return this.#textHead;
+  }
+
+  /** The general path for one event (its name is not read: chunks have none). */
+  event(_name: string, data: string): string {
+    if (data === '[DONE]') return this.end();
+    const chunk = jsonData(data);
+    return chunk === undefined ? '' : this.#chunk(chunk);
   }
 
   /** What is left to send when the upstream stream ended. */
@@ -180,3 +229,6 @@ export class OpenAiToAnthropicStream {
     return namedEvent({ type: 'content_block_stop', index: this.#blocks - 1 });
   }
 }
+
+/** What follows a text delta event's text. */
+const EVENT_TAIL = Buffer.from('}}\n\n');

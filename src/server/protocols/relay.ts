@@ -33,7 +33,6 @@ export interface AnswerRelay {
 
 const USAGE_KEY = Buffer.from('"usage"');
 const NULL_USAGE = Buffer.from(',"usage":null');
-const EMPTY = Buffer.alloc(0);
 
 /**
  * Passes an answer through byte for byte, reading its usage: from the JSON body, or from the
@@ -169,8 +168,7 @@ export class TranslatingRelay implements AnswerRelay {
   }
 
   events(chunk: Buffer): Buffer {
-    const out = this.#stream.push(chunk.toString('utf8'));
-    return out.length === 0 ? EMPTY : Buffer.from(out);
+    return this.#stream.pushBytes(chunk);
   }
 
   end(): Buffer | undefined {
