@@ -12,6 +12,7 @@ import { type SwitchableProvider, withModelSwitch } from '../llm/model-switch.js
 import type { DecisionCaches } from '../state/decision-caches.js';
 import { memoryState, redisState, type SharedState } from '../state/shared-state.js';
 import { createTriage, type Triage } from '../triage.js';
+import { InjectionScreen } from '../triage-injection-screen.js';
 import { Accounting } from './accounting.js';
 import { AdminAccess } from './admin-access.js';
 import { registerAdmin } from './admin-endpoint.js';
@@ -39,7 +40,6 @@ import { errorBody, errorTypeOf, HttpError } from './errors.js';
 import { OpenExchanges, shuttingDownBody } from './exchange.js';
 import { exposureWarning } from './exposure.js';
 import { registerForwarded } from './forward-endpoint.js';
-import { InjectionScreen } from './injection-screen.js';
 import { llmCheckStatus, serverLlm } from './llm-check.js';
 import { createLogger } from './logging.js';
 import { registerMessages } from './messages-endpoint.js';

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
+import { blockReason, type InjectionFinding } from '../triage-injection-screen.js';
 import type { ChatRequestBody } from './decide.js';
 import { HttpError } from './errors.js';
 import type { Exchange } from './exchange.js';
-import { blockReason, type InjectionFinding } from './injection-screen.js';
 import type { Routing } from './routing.js';
 import { GONE, routeOf, type ServerContext, screenOf } from './server-context.js';
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { InjectionFinding } from '../triage-injection-screen.js';
 import type { AgentReport } from './agents/agent-stage.js';
 import { AGENT_ENDPOINTS, agentLog, forwardedChat, reparsed } from './agents/chat-agents.js';
 import type { ParsedBody } from './body.js';
@@ -9,7 +10,6 @@ import type { ChatRequestBody } from './decide.js';
 import { HttpError } from './errors.js';
 import { Exchange } from './exchange.js';
 import { decisionHeaders } from './headers.js';
-import type { InjectionFinding } from './injection-screen.js';
 import { noUpstreamError } from './no-upstream.js';
 import { CHAT_COMPLETIONS } from './protocols/chat-inbound.js';
 import type { InboundProtocol } from './protocols/inbound.js';

@@ -1,6 +1,6 @@
+import type { InjectionFinding } from '../triage-injection-screen.js';
 import type { TrafficEntry, TrafficUsage } from './console-recorder.js';
 import type { CostedUsage } from './costs.js';
-import type { InjectionFinding } from './injection-screen.js';
 import type { ProxyResult } from './proxy.js';
 import type { Routing } from './routing.js';
 

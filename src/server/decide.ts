@@ -1,5 +1,8 @@
 import type { DecisionSource, FallbackCause } from '../core/hybrid.js';
 import type { Tier } from '../tier/tiers.js';
+import type { Cancellation } from '../triage-cancellation.js';
+
+export type { Cancellation } from '../triage-cancellation.js';
 
 /**
  * The server's view of the tier router: a chat request in, a routing decision out. The server is
@@ -37,22 +40,6 @@ export interface TierChoice {
   readonly llmOverrode: boolean;
   /** Milliseconds spent waiting for the LLM check (0 when it was not asked). */
   readonly llmMs: number;
-}
-
-/** Where a decision learns that its request was cancelled (an `AbortController` is one). */
-export interface Cancellation {
-  readonly signal: AbortSignal;
-  /**
-   * When the request's deadline passes, on the `performance.now()` clock: an LLM check waits no
-   * longer (it falls back), so that deciding and answering share one deadline.
-   */
-  readonly deadlineAt?: number | undefined;
-}
-
-/** What is left of a cancellation's deadline, as the front door's `deadlineMs` option. */
-export function deadlineOf(cancel: Cancellation): { deadlineMs?: number } {
-  const at = cancel.deadlineAt;
-  return at === undefined ? {} : { deadlineMs: Math.max(0, at - performance.now()) };
 }
 
 /** The tier router, as the server uses it. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContextDecision } from '../context/router.js';
+import type { InjectionFinding } from '../triage-injection-screen.js';
 import { type AgentReport, agentRouteReport } from './agents/agent-stage.js';
 import { chatRequestOf } from './body.js';
 import { Exchange } from './exchange.js';
-import type { InjectionFinding } from './injection-screen.js';
 import type { Routing } from './routing.js';
 import {
   contextDecision,

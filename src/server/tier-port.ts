@@ -1,13 +1,9 @@
 import type { TierDecision } from '../tier/decision.js';
 import { TierRequestError } from '../tier/extract.js';
 import type { Triage } from '../triage.js';
+import { deadlineOf } from '../triage-cancellation.js';
 import { type TriageRequest, TriageRequestError } from '../triage-request.js';
-import {
-  type ChatRequestBody,
-  deadlineOf,
-  type TierChoice,
-  type TierRouterPort,
-} from './decide.js';
+import type { ChatRequestBody, TierChoice, TierRouterPort } from './decide.js';
 import { HttpError } from './errors.js';
 
 /** The model id that asks for classification, before any forced-model prefix. */

@@ -1,14 +1,14 @@
 import { ConfigError, TriageError } from '../../core/errors.js';
-import type { Cancellation } from '../../server/decide.js';
+import { createTriage, type Triage } from '../../triage.js';
+import type { Cancellation } from '../../triage-cancellation.js';
 import {
   blockReason,
   type InjectionFinding,
   InjectionScreen,
-} from '../../server/injection-screen.js';
-import { createTriage, type Triage } from '../../triage.js';
+} from '../../triage-injection-screen.js';
 import type { TriageChatRequest } from '../../triage-request.js';
 
-export type { InjectionFinding } from '../../server/injection-screen.js';
+export type { InjectionFinding } from '../../triage-injection-screen.js';
 
 /**
  * The injection screen every adapter shares: the front door's injection part over the texts of

@@ -1,17 +1,27 @@
-import type { DecisionSource, FallbackCause } from '../core/hybrid.js';
-import type { InjectionSource, RiskLevel } from '../injection/types.js';
-import type { Triage, TriageInjectionDecision } from '../triage.js';
-import type { TriageRequest } from '../triage-request.js';
-import type { InjectionSection } from './config.js';
-import { type Cancellation, type ChatRequestBody, deadlineOf } from './decide.js';
+import type { DecisionSource, FallbackCause } from './core/hybrid.js';
+import type { InjectionSource, RiskLevel } from './injection/types.js';
+import type { Triage, TriageInjectionDecision } from './triage.js';
+import { type Cancellation, deadlineOf } from './triage-cancellation.js';
+import type { TriageRequest } from './triage-request.js';
 
 /**
- * The server's prompt-injection screen: the front door's injection part (the local detector, the
- * LLM check when it is unsure and an LLM is configured) over every text the client controls (each
- * user message and tool result, earlier turns included), judged against the request's system
- * messages (what they protect or restrict makes some requests attacks), and what the
- * deployment's policy does about the riskiest one.
+ * The prompt-injection screen of a chat request, which the server and the framework adapters
+ * share: the front door's injection part (the local detector, the LLM check when it is unsure
+ * and an LLM is configured) over every text the client controls (each user message and tool
+ * result, earlier turns included), judged against the request's system messages (what they
+ * protect or restrict makes some requests attacks), and what the deployment's policy does about
+ * the riskiest one.
  */
+
+/** What the policy does about risky texts (the server's `injection` section is one). */
+export interface InjectionScreenPolicy {
+  /** `block` or `flag` a text at or above `minLevel`; `off`: nothing is done (findings are still reported). */
+  readonly policy: 'block' | 'flag' | 'off';
+  /** The risk level from which the policy acts. */
+  readonly minLevel: 'suspicious' | 'high_risk';
+  /** What a text whose risk could not be established gets; absent: what an attack gets. */
+  readonly unknown?: 'allow' | 'flag' | 'block' | undefined;
+}
 
 /** The riskiest text the client controls in a request. */
 export interface InjectionFinding {
@@ -54,14 +64,14 @@ const INJECTION = { parts: ['injection'] } as const;
 
 /** Screens requests for prompt injections and says what the policy does. */
 export class InjectionScreen {
-  readonly policy: InjectionSection['policy'];
+  readonly policy: InjectionScreenPolicy['policy'];
   readonly #minRank: number;
   /** What the policy does to a text at `minLevel` or above, and to an `unknown` one. */
   readonly #onAttack: InjectionAction;
   readonly #onUnknown: InjectionAction;
   readonly #triage: Triage;
 
-  constructor(section: InjectionSection, triage: Triage) {
+  constructor(section: InjectionScreenPolicy, triage: Triage) {
     this.policy = section.policy;
     this.#minRank = RANK[section.minLevel];
     this.#onAttack = section.policy === 'off' ? 'none' : section.policy;
@@ -81,7 +91,7 @@ export class InjectionScreen {
    * the conversation) cost a hash and a lookup: their verdicts are cached by content.
    */
   scan(
-    body: ChatRequestBody,
+    body: { readonly messages: readonly unknown[] },
     cancel: Cancellation,
   ): InjectionFinding | Promise<InjectionFinding> | undefined {
     const request = body as unknown as TriageRequest;
