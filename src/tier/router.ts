@@ -74,6 +74,8 @@ export class TierRouter {
   readonly #llmEnabled: boolean;
   /** The fallback chain of each tier, by rank. */
   readonly #chains: readonly (readonly Tier[])[];
+  /** The tier of an unsure verdict no LLM checked, by the scorer's rank (see `#fallbackTier`). */
+  readonly #fallbacks: readonly Tier[];
   /** The prompt of the last `#score` call. */
   #prompt: ExtractedPrompt = {
     text: '',
@@ -96,6 +98,10 @@ export class TierRouter {
     this.scorer = new TierScorer(this.options);
     this.#forced = compileForcedModels(this.options.forcedModels);
     this.#chains = TIERS.map((tier) => this.options.fallbackChain[tier]);
+    const { fallbackTier, neverDemote } = this.options.llm;
+    this.#fallbacks = TIERS.map((tier) =>
+      neverDemote ? maxTier(fallbackTier, tier) : fallbackTier,
+    );
     const llm = this.options.llm;
     const classifier = dependencies.classifier ?? split.provider;
     this.#llmEnabled = classifier !== undefined;
@@ -199,8 +205,7 @@ export class TierRouter {
    * the scorer's own tier when that is higher.
    */
   #fallbackTier(local: Tier): Tier {
-    const llm = this.options.llm;
-    return llm.neverDemote ? maxTier(llm.fallbackTier, local) : llm.fallbackTier;
+    return this.#fallbacks[tierRank(local)]!;
   }
 
   /**
