@@ -307,12 +307,14 @@ export class TierScorer {
 
   #hugeWithoutScan(atLeast: number, images: number): TierScore {
     const p = this.#params;
-    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → COMPLEX`];
+    // A split sends overrides to its strong tier, as the scanned path does.
+    const tier = p.splitEnabled ? p.splitStrong : 'COMPLEX';
+    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → ${tier}`];
     if (images > 0) signals.push(`vision (${plural(images, 'image')})`);
     return {
-      tier: 'COMPLEX',
+      tier,
       confidence: p.hugeConfidence,
-      ambiguous: p.hugeConfidence < p.llmBelow,
+      ambiguous: !p.splitEnabled && p.hugeConfidence < p.llmBelow,
       recognized: true,
       override: 'huge-context',
       tokens: atLeast,
