@@ -74,6 +74,8 @@ export class TierRouter {
   readonly #llmEnabled: boolean;
   /** The fallback chain of each tier, by rank. */
   readonly #chains: readonly (readonly Tier[])[];
+  /** The tier of an unsure verdict no LLM checked, by the scorer's rank (see `#fallbackTier`). */
+  readonly #fallbacks: readonly Tier[];
   /** The prompt of the last `#score` call. */
   #prompt: ExtractedPrompt = {
     text: '',
@@ -96,6 +98,10 @@ export class TierRouter {
     this.scorer = new TierScorer(this.options);
     this.#forced = compileForcedModels(this.options.forcedModels);
     this.#chains = TIERS.map((tier) => this.options.fallbackChain[tier]);
+    const { fallbackTier, neverDemote } = this.options.llm;
+    this.#fallbacks = TIERS.map((tier) =>
+      neverDemote ? maxTier(fallbackTier, tier) : fallbackTier,
+    );
     const llm = this.options.llm;
     const classifier = dependencies.classifier ?? split.provider;
     this.#llmEnabled = classifier !== undefined;
@@ -164,17 +170,18 @@ export class TierRouter {
     let tier = score.tier;
     let reason: string;
     let cause: FallbackCause | null = null;
+    let last: string | undefined;
     if (source === 'fallback') {
       tier = this.#fallbackTier(tier);
       cause = 'no_llm';
       reason = NO_LLM_REASONS[tierRank(tier)]![rank]!;
-      score.signals.push(FALLBACK_LINES[tierRank(tier)]!.line(confidence));
+      last = FALLBACK_LINES[tierRank(tier)]!.line(confidence);
     } else if (source === undefined) {
       reason = PENDING_REASONS[rank]!;
-      score.signals.push(PENDING_LINES.line(confidence));
+      last = PENDING_LINES.line(confidence);
     } else if (score.ambiguous) {
       reason = KEPT_REASONS[rank]!;
-      score.signals.push(KEPT_LINES.line(confidence));
+      last = KEPT_LINES.line(confidence);
     } else {
       reason = verdictReason(score);
     }
@@ -183,6 +190,7 @@ export class TierRouter {
       source ?? 'local',
       confidence,
       score,
+      this.scorer.closeSignals(score, last),
       prompt,
       source === undefined,
       null,
@@ -197,8 +205,7 @@ export class TierRouter {
    * the scorer's own tier when that is higher.
    */
   #fallbackTier(local: Tier): Tier {
-    const llm = this.options.llm;
-    return llm.neverDemote ? maxTier(llm.fallbackTier, local) : llm.fallbackTier;
+    return this.#fallbacks[tierRank(local)]!;
   }
 
   /**
@@ -217,8 +224,10 @@ export class TierRouter {
     if (forced) return forced;
     const score = this.#score(request);
     const prompt = this.#prompt;
+    // Taken before the await: the scorer's buffer is the next request's once this one waits.
+    const signals = this.scorer.closeSignals(score);
     const decided = await this.#hybrid.decideFrom(prompt, toVerdict(score), options);
-    return this.#decision(decided, score, prompt);
+    return this.#decision(decided, score, signals, prompt);
   }
 
   /**
@@ -239,7 +248,7 @@ export class TierRouter {
     }
     const prompt = extract(request, this.options.extraction);
     this.#prompt = prompt;
-    return this.scorer.score(prompt.text, prompt);
+    return this.scorer.scoreOpen(prompt.text, prompt);
   }
 
   #forcedDecision(request: TierRequest | string): TierDecision | undefined {
@@ -274,20 +283,21 @@ export class TierRouter {
   #decision(
     decided: HybridDecision<Tier>,
     score: TierScore,
+    signals: string[],
     prompt: ExtractedPrompt,
   ): TierDecision {
     const confidence = clampConfidence(score.confidence);
     let reason = decided.reason;
     if (decided.source === 'llm' || decided.source === 'cached') {
       const how = decided.cached ? ' (cached)' : ` in ${Math.round(decided.llmMs)} ms`;
-      score.signals.push(ambiguityLine(confidence, `LLM ${decided.value}${how}`));
+      signals.push(ambiguityLine(confidence, `LLM ${decided.value}${how}`));
     } else if (decided.source === 'fallback') {
-      score.signals.push(FALLBACK_LINES[tierRank(decided.value)]!.line(confidence));
+      signals.push(FALLBACK_LINES[tierRank(decided.value)]!.line(confidence));
       if (decided.fallbackCause === 'no_llm') {
         reason = NO_LLM_REASONS[tierRank(decided.value)]![tierRank(score.tier)]!;
       }
     } else if (score.ambiguous) {
-      score.signals.push(KEPT_LINES.line(confidence));
+      signals.push(KEPT_LINES.line(confidence));
       reason = KEPT_REASONS[tierRank(score.tier)]!;
     } else {
       reason = verdictReason(score);
@@ -297,6 +307,7 @@ export class TierRouter {
       decided.source,
       decided.confidence,
       score,
+      signals,
       prompt,
       false,
       decided.llmConfidence,
@@ -315,6 +326,7 @@ export class TierRouter {
     source: DecisionSource,
     confidence: number,
     score: TierScore,
+    signals: readonly string[],
     prompt: ExtractedPrompt,
     needsLlm: boolean,
     llmConfidence: number | null,
@@ -332,7 +344,7 @@ export class TierRouter {
       localConfidence: clampConfidence(score.confidence),
       llmConfidence,
       needsLlm,
-      signals: score.signals,
+      signals,
       reason,
       fallbackCause,
       override: score.override ?? null,

@@ -70,6 +70,9 @@ const SIMPLE = DIMENSIONS.indexOf('simpleIndicators');
 const MULTI_STEP = DIMENSIONS.indexOf('multiStepPatterns');
 const QUESTIONS = DIMENSIONS.indexOf('questionComplexity');
 
+/** The `signals` of a score whose signals are still open (see `TierScorer.scoreOpen`). */
+const OPEN: string[] = Object.freeze([]) as unknown as string[];
+
 /** Scores prompts. Build once (it compiles the lexicon); `score` is cheap and reentrant-free. */
 export class TierScorer {
   readonly options: TierOptions;
@@ -101,6 +104,19 @@ export class TierScorer {
 
   /** Scores `text`, the user's own words (see `extractPrompt`). */
   score(text: string, context?: ScoreContext): TierScore {
+    return this.#score(text, context, false);
+  }
+
+  /**
+   * @internal The router's path: {@link score}, but with the signals left open (`signals` is
+   * {@link OPEN}) until {@link closeSignals} adds the router's last line, so that the decision's
+   * array is allocated once, at its final length. Call `closeSignals` before scoring again.
+   */
+  scoreOpen(text: string, context?: ScoreContext): TierScore {
+    return this.#score(text, context, true);
+  }
+
+  #score(text: string, context: ScoreContext | undefined, open: boolean): TierScore {
     const p = this.#params;
     const images = context === undefined ? 0 : (context.images ?? 0);
     const contextChars = context === undefined ? 0 : sumLengths(context.context);
@@ -248,7 +264,7 @@ export class TierScorer {
       (s[QUESTIONS] === 1 ? SIGNAL_QUESTIONS : 0) |
       (recognized ? SIGNAL_RECOGNIZED : 0) |
       (liftedToMedium ? SIGNAL_LIFTED : 0);
-    const signals = this.#signals.write(
+    this.#signals.write(
       scan,
       tokens,
       s[0],
@@ -263,7 +279,18 @@ export class TierScorer {
       score,
       tier,
     );
+    const signals = open ? OPEN : this.#signals.take();
     return { tier, score, confidence, ambiguous, recognized, override, tokens, signals };
+  }
+
+  /**
+   * @internal The signals of a score from {@link scoreOpen} or {@link scoreBySize}, with `last`
+   * after them when given.
+   */
+  closeSignals(score: TierScore, last?: string): string[] {
+    if (score.signals === OPEN) return this.#signals.take(last);
+    if (last !== undefined) score.signals.push(last);
+    return score.signals;
   }
 
   /**
@@ -280,12 +307,14 @@ export class TierScorer {
 
   #hugeWithoutScan(atLeast: number, images: number): TierScore {
     const p = this.#params;
-    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → COMPLEX`];
+    // A split sends overrides to its strong tier, as the scanned path does.
+    const tier = p.splitEnabled ? p.splitStrong : 'COMPLEX';
+    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → ${tier}`];
     if (images > 0) signals.push(`vision (${plural(images, 'image')})`);
     return {
-      tier: 'COMPLEX',
+      tier,
       confidence: p.hugeConfidence,
-      ambiguous: p.hugeConfidence < p.llmBelow,
+      ambiguous: !p.splitEnabled && p.hugeConfidence < p.llmBelow,
       recognized: true,
       override: 'huge-context',
       tokens: atLeast,

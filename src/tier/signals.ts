@@ -51,8 +51,12 @@ export class SignalWriter {
   readonly #minNumberedLines: number;
   readonly #minNumbers: number;
   readonly #limit: number;
-  /** By lexicon entry id: its signal slot (position in KEYWORD_DIMENSIONS), -1 for none. */
-  readonly #slotOf: Int8Array;
+  /**
+   * By lexicon entry id, what a hit on it tells, in one byte so that a hit costs one table load:
+   * its signal slot plus one (position in KEYWORD_DIMENSIONS; 0 for none) in the low four bits,
+   * and {@link ACTION_IMPERATIVE} or {@link ACTION_AGENTIC} for a non-weak action keyword.
+   */
+  readonly #infoOf: Uint8Array;
   /** By lexicon entry id: its label. */
   readonly #labelOf: readonly string[];
   /** `code (`, `reasoning (`, … by slot. */
@@ -67,17 +71,27 @@ export class SignalWriter {
   readonly #short: readonly string[];
   /**
    * Signals of two labels (`code (python, function)`), by pair of entry ids, written on first
-   * use and kept (at most {@link MAX_PAIRS}): common pairs are written once, not per score.
+   * use and kept in a direct-mapped table of {@link PAIR_SLOTS} (a pair evicts another only when
+   * both hash to one slot): common pairs are written once, not per score, and a lookup is a
+   * multiply and two loads, where a `Map` lookup cost a call into a builtin.
    */
-  readonly #pairs = new Map<number, string>();
+  readonly #pairKeys = new Int32Array(PAIR_SLOTS).fill(-1);
+  readonly #pairTexts: string[] = new Array<string>(PAIR_SLOTS).fill('');
   readonly #entryCount: number;
-  /** By lexicon entry id: 1 for a non-weak imperative keyword, 2 for a non-weak agentic one. */
-  readonly #actionOf: Uint8Array;
-  /** Per score: the labels found in each slot, as entry ids (`MAX_LABELS` per slot), and how many. */
-  readonly #ids: Int32Array;
-  readonly #count: Int32Array;
+  /**
+   * Per score: the labels found in each slot, as entry ids, in blocks of `1 + MAX_LABELS`: how
+   * many, then the ids (one typed array: each one read costs V8 a map, detach and bounds check).
+   */
+  readonly #found: Int32Array;
   /** Per score: the slots with a label (a bit set). */
   #used = 0;
+  /**
+   * Per score: the signals written so far, in a buffer kept between scores, copied out once into
+   * an array of the exact length ({@link take}): pushing onto a new array grew its backing store
+   * on the first push, a call into a builtin and a 17-slot allocation per decision.
+   */
+  readonly #out: string[] = new Array<string>(MAX_SIGNALS).fill('');
+  #n = 0;
   /** Per score: whether a non-weak imperative keyword was found. */
   asksForAction = false;
   /** Per score: distinct places where a non-weak imperative or agentic keyword was found. */
@@ -98,15 +112,16 @@ export class SignalWriter {
       KEYWORD_DIMENSIONS.map((name, slot) => [categoryOf[name], slot]),
     );
     const entries = lexicon.entries;
-    this.#slotOf = Int8Array.from(
-      entries,
-      (entry) => slotOfCategory.get(entry.categoryIndex) ?? -1,
-    );
     const imperative = categoryOf.imperativeVerbs;
     const agentic = categoryOf.agenticTask;
-    this.#actionOf = Uint8Array.from(entries, (entry) => {
-      if (entry.weight < 1) return 0;
-      return entry.categoryIndex === imperative ? 1 : entry.categoryIndex === agentic ? 2 : 0;
+    this.#infoOf = Uint8Array.from(entries, (entry) => {
+      const slot = slotOfCategory.get(entry.categoryIndex) ?? -1;
+      let action = 0;
+      if (entry.weight >= 1) {
+        if (entry.categoryIndex === imperative) action = ACTION_IMPERATIVE;
+        else if (entry.categoryIndex === agentic) action = ACTION_AGENTIC;
+      }
+      return slot + 1 + action;
     });
     this.#labelOf = entries.map((entry) => entry.label);
     this.#entryCount = entries.length;
@@ -116,14 +131,14 @@ export class SignalWriter {
       { length: options.dimensions.tokenCount.short + 1 },
       (_, tokens) => `short (${plural(tokens, 'token')})`,
     );
-    this.#ids = new Int32Array(KEYWORD_DIMENSIONS.length * MAX_LABELS);
-    this.#count = new Int32Array(KEYWORD_DIMENSIONS.length);
+    this.#found = new Int32Array(KEYWORD_DIMENSIONS.length * BLOCK);
   }
 
   /**
-   * The signals of a score (whose scan {@link collect} read), in a fixed order: length, keyword
-   * dimensions, counts, override, vision. Arguments rather than an object: this runs on every score, and an object of facts
-   * would be one more allocation each time.
+   * Writes the signals of a score (whose scan {@link collect} read), in a fixed order: length,
+   * keyword dimensions, counts, override, vision; {@link take} returns them. Arguments rather
+   * than an object: this runs on every score, and an object of facts would be one more
+   * allocation each time.
    */
   write(
     scan: LexiconScan,
@@ -139,39 +154,80 @@ export class SignalWriter {
     splitAt: number | undefined,
     score: number,
     tier: Tier,
-  ): string[] {
-    const signals: string[] = [];
+  ): void {
+    const out = this.#out;
+    let n = 0;
     if (length < 0) {
       const short = this.#short;
-      signals.push(tokens < short.length ? short[tokens]! : `short (${plural(tokens, 'token')})`);
-    } else if (length === 1) signals.push(`long (${plural(tokens, 'token')})`);
-    this.#keywordSignals(flags, signals);
+      out[n++] = tokens < short.length ? short[tokens]! : `short (${plural(tokens, 'token')})`;
+    } else if (length === 1) out[n++] = `long (${plural(tokens, 'token')})`;
+    n = this.#keywordSignals(flags, out, n);
     const stats = scan.stats;
     if (flags & SIGNAL_MULTI_STEP && stats.numberedLines >= this.#minNumberedLines) {
-      signals.push(`multi-step (${stats.numberedLines} numbered lines)`);
+      out[n++] = `multi-step (${stats.numberedLines} numbered lines)`;
     }
-    if (stats.numbers >= this.#minNumbers) signals.push(`numbers (${stats.numbers})`);
-    if (flags & SIGNAL_QUESTIONS) signals.push(`questions (${stats.questionMarks})`);
-    if (flags & SIGNAL_LIFTED) signals.push('no simple evidence → MEDIUM');
-    if (learned !== undefined) signals.push(`learned term (${signed(learned)})`);
+    if (stats.numbers >= this.#minNumbers) out[n++] = `numbers (${stats.numbers})`;
+    if (flags & SIGNAL_QUESTIONS) out[n++] = `questions (${stats.questionMarks})`;
+    if (flags & SIGNAL_LIFTED) out[n++] = 'no simple evidence → MEDIUM';
+    if (learned !== undefined) out[n++] = `learned term (${signed(learned)})`;
     if (splitAt !== undefined) {
-      signals.push(`split: score ${score >= splitAt ? '≥' : '<'} ${splitAt} → ${tier}`);
+      out[n++] = `split: score ${score >= splitAt ? '≥' : '<'} ${splitAt} → ${tier}`;
     }
     if (override === 'huge-context') {
       const { minTokens } = this.#options.overrides.hugeContext;
-      signals.push(`override: >${minTokens} tokens (≈${overrideCount}) → COMPLEX`);
+      out[n++] = `override: >${minTokens} tokens (≈${overrideCount}) → COMPLEX`;
     } else if (override === 'reasoning') {
-      signals.push(`override: ${fmtCount(overrideCount)} reasoning markers → REASONING`);
+      out[n++] = `override: ${fmtCount(overrideCount)} reasoning markers → REASONING`;
     } else if (override === 'complexity') {
       const count = fmtCount(overrideCount);
-      signals.push(`override: ${count} complexity signals${overrideWhy} → COMPLEX`);
+      out[n++] = `override: ${count} complexity signals${overrideWhy} → COMPLEX`;
     }
     if (images > 0) {
       const raised = raisedTo ? ` → ${raisedTo}` : '';
-      signals.push(`vision (${plural(images, 'image')})${raised}`);
+      out[n++] = `vision (${plural(images, 'image')})${raised}`;
     }
-    if (!(flags & SIGNAL_RECOGNIZED)) signals.push('no recognised signal');
-    return signals;
+    if (!(flags & SIGNAL_RECOGNIZED)) out[n++] = 'no recognised signal';
+    this.#n = n;
+  }
+
+  /** Starts the signals of a score written line by line ({@link add}), not by {@link write}. */
+  begin(): void {
+    this.#n = 0;
+  }
+
+  /** Adds a line to the signals being written. */
+  add(line: string): void {
+    this.#out[this.#n++] = line;
+  }
+
+  /**
+   * The signals written since the last {@link write} or {@link begin}, and `last` after them
+   * when given (the router's line on how an ambiguous verdict ended), as a new array of the
+   * exact length.
+   */
+  take(last?: string): string[] {
+    const out = this.#out;
+    let n = this.#n;
+    if (last !== undefined) out[n++] = last;
+    // Literals up to six lines (most decisions): allocated inline, where `slice` is a call.
+    switch (n) {
+      case 0:
+        return [];
+      case 1:
+        return [out[0]!];
+      case 2:
+        return [out[0]!, out[1]!];
+      case 3:
+        return [out[0]!, out[1]!, out[2]!];
+      case 4:
+        return [out[0]!, out[1]!, out[2]!, out[3]!];
+      case 5:
+        return [out[0]!, out[1]!, out[2]!, out[3]!, out[4]!];
+      case 6:
+        return [out[0]!, out[1]!, out[2]!, out[3]!, out[4]!, out[5]!];
+      default:
+        return out.slice(0, n);
+    }
   }
 
   /** `code (python)`, the signal of an entry alone in its slot, written once. */
@@ -183,15 +239,18 @@ export class SignalWriter {
 
   /** `code (python, function)` for two entries of one slot. */
   #pair(slot: number, first: number, second: number): string {
+    const labelOf = this.#labelOf;
     const n = this.#entryCount;
-    // A small-integer key while n² fits in one (tens of thousands of entries).
-    const key = n < 30_000 ? first * n + second : -1;
-    let text = key < 0 ? undefined : this.#pairs.get(key);
-    if (text === undefined) {
-      const labelOf = this.#labelOf;
-      text = `${this.#openers[slot]!}${labelOf[first]!}, ${labelOf[second]!})`;
-      if (key >= 0 && this.#pairs.size < MAX_PAIRS) this.#pairs.set(key, text);
+    // A key that fits an int32 while n² does (tens of thousands of entries); beyond, no caching.
+    if (n >= MAX_PAIR_ENTRIES) {
+      return `${this.#openers[slot]!}${labelOf[first]!}, ${labelOf[second]!})`;
     }
+    const key = first * n + second;
+    const at = Math.imul(key, 0x9e3779b1) >>> PAIR_SHIFT;
+    if (this.#pairKeys[at] === key) return this.#pairTexts[at]!;
+    const text = `${this.#openers[slot]!}${labelOf[first]!}, ${labelOf[second]!})`;
+    this.#pairKeys[at] = key;
+    this.#pairTexts[at] = text;
     return text;
   }
 
@@ -202,76 +261,96 @@ export class SignalWriter {
    */
   collect(scan: LexiconScan): void {
     const hitCount = scan.hitCount;
-    const count = this.#count;
-    const ids = this.#ids;
-    const slotOf = this.#slotOf;
+    const found = this.#found;
+    const infoOf = this.#infoOf;
     const labelOf = this.#labelOf;
-    const actionOf = this.#actionOf;
     const limit = this.#limit;
     const hits = scan.hitIdBuffer();
+    const places = scan.hitIndexBuffer();
     let used = 0; // bit set of the slots with a label
     let asks = false;
     let actions = 0;
     let previous = -1;
     for (let k = 0; k < hitCount; k++) {
       const id = hits[k]!;
-      const action = actionOf[id]!;
-      if (action !== 0) {
-        if (action === 1) asks = true;
+      const info = infoOf[id]!;
+      if (info === 0) continue;
+      if (info > SLOT_MASK) {
+        if ((info & ~SLOT_MASK) === ACTION_IMPERATIVE) asks = true;
         // Hits come in text order per first occurrence; the same word in both categories is
         // found at the same place, one after the other.
-        const at = scan.hitIndexBuffer()[k]!;
+        const at = places[k]!;
         if (at !== previous) actions++;
         previous = at;
       }
-      const slot = slotOf[id]!;
+      const slot = (info & SLOT_MASK) - 1;
       if (slot < 0) continue;
       const bit = 1 << slot;
+      const block = slot * BLOCK;
       if ((used & bit) === 0) {
         used |= bit;
-        count[slot] = 1;
-        ids[slot * MAX_LABELS] = id;
+        found[block] = 1;
+        found[block + 1] = id;
         continue;
       }
-      const n = count[slot]!;
+      const n = found[block]!;
       if (n >= limit) continue;
-      if (hasLabel(ids, labelOf, slot * MAX_LABELS, n, labelOf[id]!)) continue;
-      ids[slot * MAX_LABELS + n] = id;
-      count[slot] = n + 1;
+      if (hasLabel(found, labelOf, block + 1, n, labelOf[id]!)) continue;
+      found[block + 1 + n] = id;
+      found[block] = n + 1;
     }
     this.#used = used;
     this.asksForAction = asks;
     this.actions = actions;
   }
 
-  #keywordSignals(flags: number, signals: string[]): void {
-    const count = this.#count;
-    const ids = this.#ids;
+  /** Writes the keyword dimensions' signals into `out` from `n`; returns the new count. */
+  #keywordSignals(flags: number, out: string[], n: number): number {
+    const found = this.#found;
     const labelOf = this.#labelOf;
     let used = this.#used;
     if (flags & SIGNAL_SIMPLE && (used & SIMPLE_BIT) === 0) {
       used |= SIMPLE_BIT;
-      count[SIMPLE_SLOT] = 0; // written as `simple (arithmetic)`
+      found[SIMPLE_SLOT * BLOCK] = 0; // written as `simple (arithmetic)`
     }
     if (!(flags & SIGNAL_MULTI_STEP)) used &= ~MULTI_STEP_BIT;
-    for (let slot = 0; used !== 0; slot++, used >>>= 1) {
-      if ((used & 1) === 0) continue;
-      const n = count[slot]!;
-      const first = ids[slot * MAX_LABELS]!;
-      if (n === 1) signals.push(this.#alone[first] ?? this.#writeAlone(slot, first));
-      else if (n === 0) signals.push(ARITHMETIC);
-      else if (n === 2) signals.push(this.#pair(slot, first, ids[slot * MAX_LABELS + 1]!));
+    // The set bits only, lowest first (slot order).
+    while (used !== 0) {
+      const slot = 31 - Math.clz32(used & -used);
+      used &= used - 1;
+      const block = slot * BLOCK;
+      const count = found[block]!;
+      const first = found[block + 1]!;
+      if (count === 1) out[n++] = this.#alone[first] ?? this.#writeAlone(slot, first);
+      else if (count === 0) out[n++] = ARITHMETIC;
+      else if (count === 2) out[n++] = this.#pair(slot, first, found[block + 2]!);
       else {
         let text = `${this.#openers[slot]!}${labelOf[first]!}`;
-        for (let i = 1; i < n; i++) text += `, ${labelOf[ids[slot * MAX_LABELS + i]!]!}`;
-        signals.push(`${text})`);
+        for (let i = 1; i < count; i++) text += `, ${labelOf[found[block + 1 + i]!]!}`;
+        out[n++] = `${text})`;
       }
     }
+    return n;
   }
 }
 
-/** Most two-label signals a writer keeps. */
-const MAX_PAIRS = 50_000;
+/** Per slot in `#found`: the count, then up to {@link MAX_LABELS} entry ids. */
+const BLOCK = 1 + MAX_LABELS;
+/** The slot-plus-one bits of an entry's info byte, and its action bits. */
+const SLOT_MASK = 15;
+const ACTION_IMPERATIVE = 16;
+const ACTION_AGENTIC = 32;
+/**
+ * Most signals of one decision: length, the keyword dimensions, five counts and notes, an
+ * override, vision, `no recognised signal`, and the router's last line (with room to spare).
+ */
+const MAX_SIGNALS = 32;
+
+/** Slots of a writer's table of two-label signals (a power of two: 2^(32 - PAIR_SHIFT)). */
+const PAIR_SHIFT = 20;
+const PAIR_SLOTS = 1 << (32 - PAIR_SHIFT);
+/** Most lexicon entries for which pair keys (first * n + second) fit an int32. */
+const MAX_PAIR_ENTRIES = 46_340;
 
 /** Whether one of the `count` entries listed from `at` has the label `label`. */
 function hasLabel(

@@ -121,6 +121,12 @@ describe('a two-way split', () => {
     expect(routingScore(reasoning)).toBe(Number.POSITIVE_INFINITY);
     const huge = split(100).classify('word '.repeat(500_000));
     expect(huge).toMatchObject({ tier: 'COMPLEX', override: 'huge-context' });
+    // Decided from its size alone, without a scan: still the split's strong tier.
+    const strong = createTierRouter({
+      split: { threshold: 100, weak: 'SIMPLE', strong: 'REASONING' },
+    }).classify('word '.repeat(500_000));
+    expect(strong).toMatchObject({ tier: 'REASONING', override: 'huge-context', needsLlm: false });
+    expect(strong.signals[0]).toMatch(/→ REASONING$/);
     const forced = split(100).classify({ model: 'triage/simple', messages: [] });
     expect(routingScore(forced)).toBe(Number.NEGATIVE_INFINITY);
   });
