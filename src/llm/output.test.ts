@@ -86,6 +86,16 @@ describe('extractJson', () => {
     expect(extractJson('"just a string"')).toBe('just a string');
   });
 
+  it('keeps a fence inside a string of an object that prose follows', () => {
+    // fast-check's counterexample (seed -500074643): stripping the fences first broke the object.
+    expect(extractJson('{"```":0}!')).toEqual({ '```': 0 });
+    expect(extractJson('Here: {"a":"```json"} done')).toEqual({ a: '```json' });
+    // A fenced block is still where the answer is looked for first.
+    expect(extractJson('Like {"x":1}, so:\n```json\n{"tier":"SIMPLE"}\n```')).toEqual({
+      tier: 'SIMPLE',
+    });
+  });
+
   it('finds any JSON object however much prose surrounds it', () => {
     const value = fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean()));
     // Prose without an object, a code fence or an array opening: `[` … `]` around the object

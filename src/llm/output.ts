@@ -70,14 +70,21 @@ export function extractJson(text: string): unknown {
     // prose in quotes around one: the object inside is the answer.
     return typeof value === 'string' && value.includes('{') ? (extractJson(value) ?? value) : value;
   }
-  let from = inner.indexOf('{');
+  // The first object in the fenced block (where a model puts its answer), else in the reply as
+  // it is: a fence inside one of its strings made the block a piece of it.
+  return firstObject(inner) ?? (inner === bare ? undefined : firstObject(bare));
+}
+
+/** The first `{…}` of `text` that parses as JSON (of the first few candidates), if any. */
+function firstObject(text: string): unknown {
+  let from = text.indexOf('{');
   for (let tries = 0; from >= 0 && tries < MAX_OBJECT_CANDIDATES; tries++) {
-    const end = balancedEnd(inner, from);
+    const end = balancedEnd(text, from);
     if (end < 0) return undefined;
     try {
-      return JSON.parse(inner.slice(from, end + 1));
+      return JSON.parse(text.slice(from, end + 1));
     } catch {
-      from = inner.indexOf('{', from + 1);
+      from = text.indexOf('{', from + 1);
     }
   }
   return undefined;
