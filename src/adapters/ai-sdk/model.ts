@@ -8,33 +8,19 @@ import type {
 } from '@ai-sdk/provider';
 import type { TierDecision } from '../../tier/decision.js';
 import { isTier } from '../../tier/tiers.js';
-import type { Triage } from '../../triage.js';
 import {
-  decideTier,
-  type FailedAttempt,
   type RoutingMetadata,
-  routingMetadata,
   type TierModels,
-  TierTargets,
-  tierOnlyTriage,
+  TierRouting,
+  type TierRoutingOptions,
   tryInOrder,
 } from '../shared/tier-routing.js';
 import { chatRequestOf } from './prompt.js';
 
 /** Options of {@link triageModel}. */
-export interface TriageModelOptions {
+export interface TriageModelOptions extends TierRoutingOptions<LanguageModelV4> {
   /** The models of each tier (`{ SIMPLE: cheap, COMPLEX: [strong, backup] }`); at least one. */
   readonly tiers: TierModels<LanguageModelV4>;
-  /** The front door whose tier part decides (its LLM check when unsure). Default: a local one. */
-  readonly triage?: Triage;
-  /** Most milliseconds the tier decision may spend on its LLM check. */
-  readonly deadlineMs?: number;
-  /** Whether an error moves on to the next model of the chain. Default: any error but an abort. */
-  readonly shouldFallback?: (error: unknown) => boolean;
-  /** Told about each model that failed before the next one is tried. */
-  readonly onFallback?: (failed: FailedAttempt<LanguageModelV4>) => void;
-  /** Told about each routed call: the decision and the metadata added to the result. */
-  readonly onRoute?: (decision: TierDecision, metadata: RoutingMetadata) => void;
   /** The model id the routing model reports. Default `triage/auto`. */
   readonly modelId?: string;
 }
@@ -65,25 +51,21 @@ class TriageLanguageModel implements LanguageModelV4 {
   readonly modelId: string;
   // The routed model is known per call only: let the SDK download URLs, every model accepts data.
   readonly supportedUrls: Record<string, RegExp[]> = {};
-  readonly #triage: Triage;
-  readonly #targets: TierTargets<LanguageModelV4>;
-  readonly #options: TriageModelOptions;
+  readonly #routing: TierRouting<LanguageModelV4>;
 
   constructor(options: TriageModelOptions) {
-    this.#options = options;
-    this.#triage = options.triage ?? tierOnlyTriage();
-    this.#targets = new TierTargets(options.tiers, this.#triage, 'triageModel options');
+    this.#routing = new TierRouting(options, 'triageModel options', modelName);
     this.modelId = options.modelId ?? 'triage/auto';
   }
 
   async doGenerate(call: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     const decision = await this.#decide(call);
     const attempted = await tryInOrder(
-      this.#targets.of(decision.tier),
+      this.#routing.targets.of(decision.tier),
       (target) => target.model.doGenerate(call),
-      this.#fallback(call),
+      this.#routing.fallback(call.abortSignal),
     );
-    const metadata = this.#audit(decision, attempted);
+    const metadata = this.#routing.audit(decision, attempted);
     const result = attempted.value;
     return { ...result, providerMetadata: withTriage(result.providerMetadata, metadata) };
   }
@@ -91,11 +73,11 @@ class TriageLanguageModel implements LanguageModelV4 {
   async doStream(call: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     const decision = await this.#decide(call);
     const attempted = await tryInOrder(
-      this.#targets.of(decision.tier),
+      this.#routing.targets.of(decision.tier),
       (target) => started(target.model, call),
-      this.#fallback(call),
+      this.#routing.fallback(call.abortSignal),
     );
-    const metadata = this.#audit(decision, attempted);
+    const metadata = this.#routing.audit(decision, attempted);
     const { result, head, reader } = attempted.value;
     return { ...result, stream: resumed(head, reader, metadata) };
   }
@@ -103,29 +85,7 @@ class TriageLanguageModel implements LanguageModelV4 {
   #decide(call: LanguageModelV4CallOptions): TierDecision | Promise<TierDecision> {
     const forced = call.providerOptions?.[PROVIDER_KEY]?.tier;
     const model = isTier(forced) ? `triage/${forced.toLowerCase()}` : undefined;
-    return decideTier(
-      this.#triage,
-      chatRequestOf(call.prompt, model),
-      call.abortSignal,
-      this.#options.deadlineMs,
-    );
-  }
-
-  #fallback(call: LanguageModelV4CallOptions) {
-    return {
-      signal: call.abortSignal,
-      shouldFallback: this.#options.shouldFallback,
-      onFallback: this.#options.onFallback,
-    };
-  }
-
-  #audit(
-    decision: TierDecision,
-    attempted: Parameters<typeof routingMetadata<LanguageModelV4>>[1],
-  ): RoutingMetadata {
-    const metadata = routingMetadata(decision, attempted, modelName);
-    this.#options.onRoute?.(decision, metadata);
-    return metadata;
+    return this.#routing.decide(chatRequestOf(call.prompt, model), call.abortSignal);
   }
 }
 

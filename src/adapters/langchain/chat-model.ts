@@ -9,16 +9,10 @@ import {
 import { type AIMessageChunk, type BaseMessage, SystemMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import type { Runnable } from '@langchain/core/runnables';
-import type { TierDecision } from '../../tier/decision.js';
-import type { Triage } from '../../triage.js';
 import {
-  decideTier,
-  type FailedAttempt,
-  type RoutingMetadata,
-  routingMetadata,
   type TierModels,
-  TierTargets,
-  tierOnlyTriage,
+  TierRouting,
+  type TierRoutingOptions,
   tryInOrder,
 } from '../shared/tier-routing.js';
 import type { TriageGuidanceHandler } from './guidance-handler.js';
@@ -29,18 +23,11 @@ import { TIER_MODEL_TAG } from './tier-model-tag.js';
 export type TierChatModel = Runnable<BaseLanguageModelInput, AIMessageChunk>;
 
 /** Fields of {@link TriageChatModel}. */
-export interface TriageChatModelFields extends BaseChatModelParams {
+export interface TriageChatModelFields
+  extends BaseChatModelParams,
+    TierRoutingOptions<TierChatModel> {
   /** The models of each tier (`{ SIMPLE: new ChatOpenAI({ model: 'gpt-4o-mini' }), … }`). */
   readonly tiers: TierModels<TierChatModel>;
-  /** The front door whose tier part decides. Default: a local one. */
-  readonly triage?: Triage;
-  /** Most milliseconds the tier decision may spend on its LLM check. */
-  readonly deadlineMs?: number;
-  /** Whether an error moves on to the next model. Default: any error but an abort. */
-  readonly shouldFallback?: (error: unknown) => boolean;
-  readonly onFallback?: (failed: FailedAttempt<TierChatModel>) => void;
-  /** Told about each routed call; the same audit is in the message's `response_metadata.triage`. */
-  readonly onRoute?: (decision: TierDecision, metadata: RoutingMetadata) => void;
   /** Guidance that fired since the last call is added to each call as a system message. */
   readonly guidance?: TriageGuidanceHandler;
 }
@@ -60,14 +47,12 @@ export interface TriageChatModelFields extends BaseChatModelParams {
  */
 export class TriageChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {
   readonly #fields: TriageChatModelFields;
-  readonly #triage: Triage;
-  readonly #targets: TierTargets<TierChatModel>;
+  readonly #routing: TierRouting<TierChatModel>;
 
   constructor(fields: TriageChatModelFields) {
     super(fields);
     this.#fields = fields;
-    this.#triage = fields.triage ?? tierOnlyTriage();
-    this.#targets = new TierTargets(fields.tiers, this.#triage, 'TriageChatModel fields');
+    this.#routing = new TierRouting(fields, 'TriageChatModel fields', modelName);
   }
 
   static override lc_name(): string {
@@ -93,7 +78,7 @@ export class TriageChatModel extends BaseChatModel<BaseChatModelCallOptions, AIM
       };
       tiers[tier] = Array.isArray(models) ? models.map(bind) : bind(models as TierChatModel);
     }
-    return new TriageChatModel({ ...this.#fields, tiers, triage: this.#triage });
+    return new TriageChatModel({ ...this.#fields, tiers, triage: this.#routing.triage });
   }
 
   async _generate(
@@ -102,15 +87,15 @@ export class TriageChatModel extends BaseChatModel<BaseChatModelCallOptions, AIM
     _runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
     const prompt = await this.#withGuidance(messages);
-    const decision = await this.#decide(prompt, options);
+    const decision = await this.#routing.decide(chatRequestOf(prompt), options.signal);
     const config = tierModelConfig(options);
     const attempted = await tryInOrder(
-      this.#targets.of(decision.tier),
+      this.#routing.targets.of(decision.tier),
       (target) => target.model.invoke(prompt, config),
-      this.#fallback(options),
+      this.#routing.fallback(options.signal),
     );
     const message = attempted.value;
-    const triage = this.#audit(decision, attempted);
+    const triage = this.#routing.audit(decision, attempted);
     message.response_metadata = { ...message.response_metadata, triage };
     return { generations: [{ text: message.text, message }], llmOutput: { triage } };
   }
@@ -121,17 +106,17 @@ export class TriageChatModel extends BaseChatModel<BaseChatModelCallOptions, AIM
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     const prompt = await this.#withGuidance(messages);
-    const decision = await this.#decide(prompt, options);
+    const decision = await this.#routing.decide(chatRequestOf(prompt), options.signal);
     const config = tierModelConfig(options);
     const attempted = await tryInOrder(
-      this.#targets.of(decision.tier),
+      this.#routing.targets.of(decision.tier),
       async (target) => {
         const chunks = (await target.model.stream(prompt, config))[Symbol.asyncIterator]();
         return { chunks, first: await chunks.next() }; // a failure before it moves on
       },
-      this.#fallback(options),
+      this.#routing.fallback(options.signal),
     );
-    const triage = this.#audit(decision, attempted);
+    const triage = this.#routing.audit(decision, attempted);
     const { chunks, first } = attempted.value;
     let tagged = false;
     for (let next = first; !next.done; next = await chunks.next()) {
@@ -151,35 +136,6 @@ export class TriageChatModel extends BaseChatModel<BaseChatModelCallOptions, AIM
   async #withGuidance(messages: BaseMessage[]): Promise<BaseMessage[]> {
     const text = await this.#fields.guidance?.nudge();
     return text === undefined ? messages : [...messages, new SystemMessage(text)];
-  }
-
-  #decide(
-    messages: BaseMessage[],
-    options: this['ParsedCallOptions'],
-  ): TierDecision | Promise<TierDecision> {
-    return decideTier(
-      this.#triage,
-      chatRequestOf(messages),
-      options.signal,
-      this.#fields.deadlineMs,
-    );
-  }
-
-  #fallback(options: this['ParsedCallOptions']) {
-    return {
-      signal: options.signal,
-      shouldFallback: this.#fields.shouldFallback,
-      onFallback: this.#fields.onFallback,
-    };
-  }
-
-  #audit(
-    decision: TierDecision,
-    attempted: Parameters<typeof routingMetadata<TierChatModel>>[1],
-  ): RoutingMetadata {
-    const metadata = routingMetadata(decision, attempted, modelName);
-    this.#fields.onRoute?.(decision, metadata);
-    return metadata;
   }
 }
 

@@ -6,17 +6,10 @@ import type {
   StreamEvent,
 } from '@openai/agents';
 import { ConfigError } from '../../core/errors.js';
-import type { TierDecision } from '../../tier/decision.js';
-import type { Triage } from '../../triage.js';
 import {
-  decideTier,
-  type FailedAttempt,
-  type RoutingMetadata,
-  routingMetadata,
   type TierModels,
-  type TierTarget,
-  TierTargets,
-  tierOnlyTriage,
+  TierRouting,
+  type TierRoutingOptions,
   tryInOrder,
 } from '../shared/tier-routing.js';
 import { chatRequestOf } from './input.js';
@@ -25,20 +18,11 @@ import { chatRequestOf } from './input.js';
 export type AgentsTierModel = string | Model;
 
 /** Options of {@link triageModelProvider}. */
-export interface TriageModelProviderOptions {
+export interface TriageModelProviderOptions extends TierRoutingOptions<AgentsTierModel> {
   /** The models of each tier (`{ SIMPLE: 'gpt-4o-mini', COMPLEX: ['gpt-4o', backup] }`). */
   readonly tiers: TierModels<AgentsTierModel>;
   /** Resolves model names (e.g. `new OpenAIProvider()`); needed when a tier names a model. */
   readonly provider?: ModelProvider;
-  /** The front door whose tier part decides. Default: a local one. */
-  readonly triage?: Triage;
-  /** Most milliseconds the tier decision may spend on its LLM check. */
-  readonly deadlineMs?: number;
-  /** Whether an error moves on to the next model. Default: any error but an abort. */
-  readonly shouldFallback?: (error: unknown) => boolean;
-  readonly onFallback?: (failed: FailedAttempt<AgentsTierModel>) => void;
-  /** Told about each routed call; the same audit is in the response's `providerData.triage`. */
-  readonly onRoute?: (decision: TierDecision, metadata: RoutingMetadata) => void;
 }
 
 /**
@@ -55,8 +39,7 @@ export interface TriageModelProviderOptions {
  * ```
  */
 export function triageModelProvider(options: TriageModelProviderOptions): ModelProvider {
-  const triage = options.triage ?? tierOnlyTriage();
-  const targets = new TierTargets(options.tiers, triage, 'triageModelProvider options');
+  const routing = new TierRouting(options, 'triageModelProvider options', modelName);
   const named = Object.values(options.tiers)
     .flat()
     .some((model) => typeof model === 'string');
@@ -78,57 +61,57 @@ export function triageModelProvider(options: TriageModelProviderOptions): ModelP
   };
   return {
     getModel(modelName?: string): Model {
-      return new TriageAgentsModel(triage, targets, resolve, options, modelName);
+      return new TriageAgentsModel(routing, resolve, modelName);
     },
   };
 }
 
 class TriageAgentsModel implements Model {
-  readonly #triage: Triage;
-  readonly #targets: TierTargets<AgentsTierModel>;
+  readonly #routing: TierRouting<AgentsTierModel>;
   readonly #resolve: (model: AgentsTierModel) => Promise<Model> | Model;
-  readonly #options: TriageModelProviderOptions;
   /** A forced tier id (`triage/complex`), passed to the tier router as the model asked for. */
   readonly #asked: string | undefined;
 
   constructor(
-    triage: Triage,
-    targets: TierTargets<AgentsTierModel>,
+    routing: TierRouting<AgentsTierModel>,
     resolve: (model: AgentsTierModel) => Promise<Model> | Model,
-    options: TriageModelProviderOptions,
     modelName: string | undefined,
   ) {
-    this.#triage = triage;
-    this.#targets = targets;
+    this.#routing = routing;
     this.#resolve = resolve;
-    this.#options = options;
     this.#asked = modelName;
   }
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    const decision = await this.#decide(request);
-    const attempted = await tryInOrder(
-      this.#targets.of(decision.tier),
-      async (target) => (await this.#resolve(target.model)).getResponse(request),
-      this.#fallback(request),
+    const decision = await this.#routing.decide(
+      chatRequestOf(request.input, request.systemInstructions, this.#asked),
+      request.signal,
     );
-    const triage = this.#audit(decision, attempted);
+    const attempted = await tryInOrder(
+      this.#routing.targets.of(decision.tier),
+      async (target) => (await this.#resolve(target.model)).getResponse(request),
+      this.#routing.fallback(request.signal),
+    );
+    const triage = this.#routing.audit(decision, attempted);
     return { ...attempted.value, providerData: { ...attempted.value.providerData, triage } };
   }
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
-    const decision = await this.#decide(request);
+    const decision = await this.#routing.decide(
+      chatRequestOf(request.input, request.systemInstructions, this.#asked),
+      request.signal,
+    );
     const attempted = await tryInOrder(
-      this.#targets.of(decision.tier),
+      this.#routing.targets.of(decision.tier),
       async (target) => {
         const model = await this.#resolve(target.model);
         const events = model.getStreamedResponse(request)[Symbol.asyncIterator]();
         const first = await events.next(); // a failure before the first event moves on
         return { events, first };
       },
-      this.#fallback(request),
+      this.#routing.fallback(request.signal),
     );
-    const triage = this.#audit(decision, attempted);
+    const triage = this.#routing.audit(decision, attempted);
     const { events, first } = attempted.value;
     for (let next = first; !next.done; next = await events.next()) {
       const event = next.value;
@@ -142,35 +125,6 @@ class TriageAgentsModel implements Model {
           }
         : event;
     }
-  }
-
-  #decide(request: ModelRequest): TierDecision | Promise<TierDecision> {
-    return decideTier(
-      this.#triage,
-      chatRequestOf(request.input, request.systemInstructions, this.#asked),
-      request.signal,
-      this.#options.deadlineMs,
-    );
-  }
-
-  #fallback(request: ModelRequest) {
-    return {
-      signal: request.signal,
-      shouldFallback: this.#options.shouldFallback,
-      onFallback: this.#options.onFallback,
-    };
-  }
-
-  #audit(
-    decision: TierDecision,
-    attempted: {
-      target: TierTarget<AgentsTierModel>;
-      failed: readonly FailedAttempt<AgentsTierModel>[];
-    },
-  ): RoutingMetadata {
-    const metadata = routingMetadata(decision, attempted, modelName);
-    this.#options.onRoute?.(decision, metadata);
-    return metadata;
   }
 }
 

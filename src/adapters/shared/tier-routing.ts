@@ -206,3 +206,67 @@ export function routingMetadata<M>(
     failed: attempted.failed.map((f) => name(f.target.model)),
   };
 }
+
+/** The routing options every adapter takes, whatever its framework's models `M` are. */
+export interface TierRoutingOptions<M> {
+  /** The models of each tier; at least one. */
+  readonly tiers: TierModels<M>;
+  /** The front door whose tier part decides (its LLM check when unsure). Default: a local one. */
+  readonly triage?: Triage;
+  /** Most milliseconds the tier decision may spend on its LLM check. */
+  readonly deadlineMs?: number;
+  /** Whether an error moves on to the next model of the chain. Default: any error but an abort. */
+  readonly shouldFallback?: (error: unknown) => boolean;
+  /** Told about each model that failed before the next one is tried. */
+  readonly onFallback?: (failed: FailedAttempt<M>) => void;
+  /** Told about each routed call: the decision and the audit the adapter adds to the answer. */
+  readonly onRoute?: (decision: TierDecision, metadata: RoutingMetadata) => void;
+}
+
+/**
+ * An adapter's routing, built once from its options: the tier decision of a call, the models to
+ * try for it and how to fall back along them, and the audit of what happened (told to `onRoute`).
+ */
+export class TierRouting<M> {
+  /** The front door that decides. */
+  readonly triage: Triage;
+  /** The models to try for each tier. */
+  readonly targets: TierTargets<M>;
+  readonly #options: TierRoutingOptions<M>;
+  readonly #name: (model: M) => string;
+
+  /** `source` names the options in errors; `name` is how a model is named in the audit. */
+  constructor(options: TierRoutingOptions<M>, source: string, name: (model: M) => string) {
+    this.triage = options.triage ?? tierOnlyTriage();
+    this.targets = new TierTargets(options.tiers, this.triage, source);
+    this.#options = options;
+    this.#name = name;
+  }
+
+  /** The tier decision of a call's request (see {@link decideTier}). */
+  decide(
+    request: TriageChatRequest,
+    signal: AbortSignal | undefined,
+  ): TierDecision | Promise<TierDecision> {
+    return decideTier(this.triage, request, signal, this.#options.deadlineMs);
+  }
+
+  /** How a call falls back along its models ({@link tryInOrder}'s options). */
+  fallback(signal: AbortSignal | undefined): FallbackOptions<M> {
+    return {
+      signal,
+      shouldFallback: this.#options.shouldFallback,
+      onFallback: this.#options.onFallback,
+    };
+  }
+
+  /** The audit of a routed call, told to `onRoute`. */
+  audit(
+    decision: TierDecision,
+    attempted: Pick<Attempted<M, unknown>, 'target' | 'failed'>,
+  ): RoutingMetadata {
+    const metadata = routingMetadata(decision, attempted, this.#name);
+    this.#options.onRoute?.(decision, metadata);
+    return metadata;
+  }
+}
