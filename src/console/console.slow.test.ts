@@ -51,6 +51,18 @@ async function sendLoad(url: string, count: number, pauseMs = 150): Promise<numb
 }
 
 /** The id of the element that has the focus. */
+/**
+ * Opens the console at `at` and waits until its script has started (it asks the server for its
+ * settings before it mounts the pages and their key and input handlers): keys pressed or text
+ * typed earlier would reach no handler.
+ */
+async function openConsole(p: Page, at: string): Promise<void> {
+  await p.goto(at);
+  await expect
+    .poll(() => p.locator('#status').textContent())
+    .toMatch(/LLM check configured|local decisions only/);
+}
+
 function activeId(p: Page): Promise<string | undefined> {
   return p.evaluate('document.activeElement?.id') as Promise<string | undefined>;
 }
@@ -105,7 +117,7 @@ describe('the console in Chromium', () => {
 
   it('playground: shows the tier and highlights the matched words of typed prompts', async (context) => {
     const p = await page(context);
-    await p.goto(`${url}/`);
+    await openConsole(p, `${url}/`);
     const input = p.getByLabel(/Prompt, or a chat request/);
     await input.fill('');
     await input.pressSequentially('What is 2+2?');
@@ -144,7 +156,7 @@ describe('the console in Chromium', () => {
 
   it('is usable with the keyboard: tabs by arrow keys, labelled controls', async (context) => {
     const p = await page(context);
-    await p.goto(`${url}/`);
+    await openConsole(p, `${url}/`);
     await p.keyboard.press('Tab');
     expect(await activeId(p)).toBe('tab-playground');
     await p.keyboard.press('ArrowRight');
@@ -159,7 +171,7 @@ describe('the console in Chromium', () => {
 
   it('live view: updates while a load script sends requests through the server', async (context) => {
     const p = await page(context);
-    await p.goto(`${url}/#live`);
+    await openConsole(p, `${url}/#live`);
     await expect.poll(() => p.locator('#live-state').textContent()).toMatch(/live/);
     const before = Number(await p.locator('[data-field=requests]').textContent());
     const statuses = await sendLoad(url, 40);
