@@ -1,7 +1,8 @@
 ;; Lexicon.scan in WebAssembly (wasm-scanner.ts is the JS side; lexicon.ts the reference scanner
 ;; in JS, which this module must agree with exactly: a property test compares them).
 ;;
-;; One call scans a whole text, copied into memory as UTF-16 code units and followed by a
+;; One call scans a whole text, copied into memory as UTF-16 code units (or, when every unit is
+;; under 256, as bytes, which $widen turns into units first: see wasm-scanner.ts), followed by a
 ;; sentinel unit that is neither a word character nor a skipped one, so the word loop needs no
 ;; bounds check. Per code unit, an `info` table (one per fold table) gives the folded unit (low
 ;; 16 bits; 0: skipped), its class (bits 16-17: 0 other, 1 word, 2 unbounded, 3 space) and, in
@@ -376,17 +377,43 @@
         (i32.store offset=24 (i32.const 0)
           (i32.add (i32.load offset=24 (i32.const 0)) (call $numbered (local.get $at)))))))
 
+  ;; Widens `count` bytes at byte address `text` into as many UTF-16 units there, in place: from
+  ;; the end, so that no byte is overwritten before it is read (unit i goes to 2i, at or after
+  ;; byte i); the last `count` mod 16 one at a time, then 16 at a time.
+  (func $widen (param $text i32) (param $count i32)
+    (local $i i32) (local $bytes v128)
+    (local.set $i (local.get $count))
+    (block $blocks
+      (loop $tail
+        (br_if $blocks (i32.eqz (i32.and (local.get $i) (i32.const 15))))
+        (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+        (i32.store16 (i32.add (local.get $text) (i32.shl (local.get $i) (i32.const 1)))
+          (i32.load8_u (i32.add (local.get $text) (local.get $i))))
+        (br $tail)))
+    (block $done
+      (loop $block
+        (br_if $done (i32.eqz (local.get $i)))
+        (local.set $i (i32.sub (local.get $i) (i32.const 16)))
+        (local.set $bytes (v128.load align=1 (i32.add (local.get $text) (local.get $i))))
+        (v128.store offset=16 align=1 (i32.add (local.get $text) (i32.shl (local.get $i) (i32.const 1)))
+          (i16x8.extend_high_i8x16_u (local.get $bytes)))
+        (v128.store align=1 (i32.add (local.get $text) (i32.shl (local.get $i) (i32.const 1)))
+          (i16x8.extend_low_i8x16_u (local.get $bytes)))
+        (br $block))))
+
   ;; Scans `count` units at byte address `text` (followed by a sentinel unit) with lexicon block
-  ;; `lex` and info table `info`; `base` is the text index of the first unit. Writes the result
-  ;; struct at address 0; returns the number of distinct patterns found.
+  ;; `lex` and info table `info`; `base` is the text index of the first unit; `bytes` 1 when the
+  ;; text is there as Latin-1 bytes, to widen first. Writes the result struct at address 0; returns
+  ;; the number of distinct patterns found.
   ;;
   ;; Few values stay in locals (V8 spills the rest, and spills in the word loops cost more than
   ;; the loops themselves): the counters of rare events live in the result struct.
   (func (export "scan") (param $lex i32) (param $info i32) (param $text i32) (param $count i32)
-    (param $base i32) (param $folded i32) (result i32)
+    (param $base i32) (param $folded i32) (param $bytes i32) (result i32)
     (local $i i32) (local $end i32) (local $v i32) (local $f i32) (local $h i32)
     (local $any i32) (local $mask i32) (local $filter i32) (local $mode i32)
     (local $wordStart i32) (local $prevStart i32) (local $prevHash i32) (local $lineStart i32)
+    (if (local.get $bytes) (then (call $widen (local.get $text) (local.get $count))))
     (local.set $end (i32.add (local.get $text) (i32.shl (local.get $count) (i32.const 1))))
     (global.set $lex (local.get $lex))
     (global.set $info (local.get $info))
@@ -398,7 +425,10 @@
       (select (i32.const 0x20) (i32.const -1)
         (i32.eq (i32.and (i32.load offset=128 (local.get $info)) (i32.const 0x3ffff)) (i32.const 0x30020))))
     (global.set $hitCount (i32.const 0))
-    (memory.fill (i32.const 0) (i32.const 0) (i32.const 36))
+    ;; Stores, not memory.fill: V8 runs memory.fill out of line, in a call costing more than these.
+    (v128.store (i32.const 0) (v128.const i64x2 0 0))
+    (v128.store (i32.const 16) (v128.const i64x2 0 0))
+    (i32.store (i32.const 32) (i32.const 0))
     ;; A new generation of stamps; when the counter wraps, clear them all.
     (global.set $generation (i32.add (i32.load offset=92 (local.get $lex)) (i32.const 1)))
     (if (i32.eqz (global.get $generation))

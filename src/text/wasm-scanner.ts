@@ -1,3 +1,4 @@
+import { isStringOneByteRepresentation } from 'node:v8';
 import type { FoldTable } from './chars.js';
 import { SCAN_WASM_BASE64 } from './scan-wasm.js';
 import { hashUnits } from './word-hash.js';
@@ -9,8 +10,7 @@ import { hashUnits } from './word-hash.js';
  * fold table its 256 KB info table (folded unit and class per UTF-16 unit). Blocks go back to a
  * free list when their lexicon or fold table is garbage-collected.
  *
- * A scan copies the text into the module (`Buffer.write` with `utf16le`, a memory copy; a plain
- * loop for texts under ~50 units, where the call costs more than the copy), runs the whole scan
+ * A scan copies the text into the module (see `scan`), runs the whole scan
  * there — matching, verification and counting — and the lexicon reads the distinct hits at the
  * end. The text area grows to the longest text scanned (2 bytes per UTF-16 unit) and is kept
  * for reuse. When WebAssembly is unavailable (e.g. `node --jitless`), `wasmScanner()` returns
@@ -70,12 +70,37 @@ export interface WasmBlock {
   readonly first: number;
 }
 
-/**
- * Texts up to this many units are copied with a loop (~2 ns a unit), longer ones with
- * `Buffer.write` (~90 ns whatever the length): measured, the loop wins below ~50 units.
- */
-const LOOP_COPY_UNITS = 48;
 const RESULT_BYTES = 64;
+
+/**
+ * Whether V8 holds a string one byte a unit (Node 22.15 and later; before, every string takes
+ * the UTF-16 copy). Module-local: some loaders turn imported bindings into getters.
+ */
+const isOneByte: (text: string) => boolean =
+  typeof isStringOneByteRepresentation === 'function' ? isStringOneByteRepresentation : () => false;
+
+/**
+ * Writers of a string into a Buffer in one encoding: Node's own `latin1Write` and `ucs2Write`,
+ * which `Buffer.write` calls after choosing them by the encoding's name (a property load that
+ * every caller of `write` in the process shares, so a megamorphic one). They are not in Node's
+ * documentation, so `write` stands in where they are missing.
+ */
+type Writer = (buffer: Buffer, text: string, at: number, bytes: number) => number;
+interface EncodingWriters {
+  readonly latin1Write?: (text: string, at: number, bytes: number) => number;
+  readonly ucs2Write?: (text: string, at: number, bytes: number) => number;
+}
+const nodeWriters = Buffer.prototype as unknown as EncodingWriters;
+const writeLatin1: Writer =
+  typeof nodeWriters.latin1Write === 'function'
+    ? (buffer, text, at, bytes) =>
+        (buffer as unknown as Required<EncodingWriters>).latin1Write(text, at, bytes)
+    : (buffer, text, at, bytes) => buffer.write(text, at, bytes, 'latin1');
+const writeUtf16: Writer =
+  typeof nodeWriters.ucs2Write === 'function'
+    ? (buffer, text, at, bytes) =>
+        (buffer as unknown as Required<EncodingWriters>).ucs2Write(text, at, bytes)
+    : (buffer, text, at, bytes) => buffer.write(text, at, bytes, 'utf16le');
 const PAGE = 65_536;
 const HEADER_BYTES = 128;
 
@@ -97,6 +122,7 @@ interface ScanExports {
     count: number,
     base: number,
     folded: number,
+    bytes: number,
   ) => number;
 }
 
@@ -164,15 +190,16 @@ export class WasmScanner {
     const count = end - start;
     if (count + 1 > this.#textRoom) this.#growText(count + 1);
     const at = this.#textAt;
-    if (count <= LOOP_COPY_UNITS) {
-      copyUnits(this.#u16, at >> 1, text, start, count);
-    } else {
-      // Buffer.write copies the string's code units as they are (lone surrogates included).
-      const part = start === 0 && end === text.length ? text : text.slice(start, end);
-      this.#buffer.write(part, at, count * 2, 'utf16le');
-    }
+    const part = start === 0 && end === text.length ? text : text.slice(start, end);
+    // A string V8 holds one byte a unit (every unit under 256: most prompts) is copied as Latin-1
+    // bytes, which the module widens into units: a fast call of ~10 ns, where writing UTF-16 is
+    // a slow one of ~55 ns whatever the length of a prompt. Any other string is written as
+    // UTF-16, its code units as they are (lone surrogates included).
+    const oneByte = isOneByte(part);
+    if (oneByte) writeLatin1(this.#buffer, part, at, count);
+    else writeUtf16(this.#buffer, part, at, count * 2);
     this.#u16[(at >> 1) + count] = block.sentinel;
-    return this.#scan(block.lex, block.info, at, count, start, this.#textRoom * 2);
+    return this.#scan(block.lex, block.info, at, count, start, this.#textRoom * 2, oneByte ? 1 : 0);
   }
 
   #growText(units: number): void {
@@ -426,10 +453,6 @@ class BlockLayout {
  * Copies `count` code units of `text` from `from` to `u16[to]`. A function of its own: the same
  * loop inside `WasmScanner.scan` compiled to a generic store (~8 ns a unit against ~2: measured).
  */
-function copyUnits(u16: Uint16Array, to: number, text: string, from: number, count: number): void {
-  for (let k = 0; k < count; k++) u16[to + k] = text.charCodeAt(from + k);
-}
-
 /** Bytes of a text area of `room` units: the text, the folded copy, 16 bytes of slack. */
 function textBytes(room: number): number {
   return room * 4 + 16;
