@@ -74,8 +74,11 @@ export class TierRouter {
   readonly #llmEnabled: boolean;
   /** The fallback chain of each tier, by rank. */
   readonly #chains: readonly (readonly Tier[])[];
-  /** The tier of an unsure verdict no LLM checked, by the scorer's rank (see `#fallbackTier`). */
-  readonly #fallbacks: readonly Tier[];
+  /**
+   * The rank of the tier of an unsure verdict no LLM checked, by the scorer's rank (see
+   * `#fallbackTier`).
+   */
+  readonly #fallbackRanks: readonly number[];
   /** The prompt of the last `#score` call. */
   #prompt: ExtractedPrompt = {
     text: '',
@@ -99,8 +102,8 @@ export class TierRouter {
     this.#forced = compileForcedModels(this.options.forcedModels);
     this.#chains = TIERS.map((tier) => this.options.fallbackChain[tier]);
     const { fallbackTier, neverDemote } = this.options.llm;
-    this.#fallbacks = TIERS.map((tier) =>
-      neverDemote ? maxTier(fallbackTier, tier) : fallbackTier,
+    this.#fallbackRanks = TIERS.map((tier) =>
+      tierRank(neverDemote ? maxTier(fallbackTier, tier) : fallbackTier),
     );
     const llm = this.options.llm;
     const classifier = dependencies.classifier ?? split.provider;
@@ -166,28 +169,30 @@ export class TierRouter {
     // from prepared reasons: this is the path of every request without an LLM.
     const source = this.#hybrid.settleLocally(score.confidence);
     const confidence = clampConfidence(score.confidence);
-    const rank = tierRank(score.tier);
-    let tier = score.tier;
+    // Ranks, not tier names, from here on: one lookup each, where a name costs a `tierRank`.
+    const localRank = score.rank;
+    let rank = localRank;
     let reason: string;
     let cause: FallbackCause | null = null;
     let last: string | undefined;
     if (source === 'fallback') {
-      tier = this.#fallbackTier(tier);
+      rank = this.#fallbackRanks[localRank]!;
       cause = 'no_llm';
-      reason = NO_LLM_REASONS[tierRank(tier)]![rank]!;
-      last = FALLBACK_LINES[tierRank(tier)]!.line(confidence);
+      reason = NO_LLM_REASONS[rank]![localRank]!;
+      last = FALLBACK_LINES[rank]!.line(confidence);
     } else if (source === undefined) {
-      reason = PENDING_REASONS[rank]!;
+      reason = PENDING_REASONS[localRank]!;
       last = PENDING_LINES.line(confidence);
     } else if (score.ambiguous) {
-      reason = KEPT_REASONS[rank]!;
+      reason = KEPT_REASONS[localRank]!;
       last = KEPT_LINES.line(confidence);
     } else {
-      reason = verdictReason(score);
+      reason = verdictReason(score, localRank);
     }
     return this.#build(
-      tier,
+      rank,
       source ?? 'local',
+      confidence,
       confidence,
       score,
       this.scorer.closeSignals(score, last),
@@ -205,7 +210,7 @@ export class TierRouter {
    * the scorer's own tier when that is higher.
    */
   #fallbackTier(local: Tier): Tier {
-    return this.#fallbacks[tierRank(local)]!;
+    return TIER_LIST[this.#fallbackRanks[tierRank(local)]!]!;
   }
 
   /**
@@ -287,25 +292,26 @@ export class TierRouter {
     prompt: ExtractedPrompt,
   ): TierDecision {
     const confidence = clampConfidence(score.confidence);
+    const rank = tierRank(decided.value);
+    const localRank = score.rank;
     let reason = decided.reason;
     if (decided.source === 'llm' || decided.source === 'cached') {
       const how = decided.cached ? ' (cached)' : ` in ${Math.round(decided.llmMs)} ms`;
       signals.push(ambiguityLine(confidence, `LLM ${decided.value}${how}`));
     } else if (decided.source === 'fallback') {
-      signals.push(FALLBACK_LINES[tierRank(decided.value)]!.line(confidence));
-      if (decided.fallbackCause === 'no_llm') {
-        reason = NO_LLM_REASONS[tierRank(decided.value)]![tierRank(score.tier)]!;
-      }
+      signals.push(FALLBACK_LINES[rank]!.line(confidence));
+      if (decided.fallbackCause === 'no_llm') reason = NO_LLM_REASONS[rank]![localRank]!;
     } else if (score.ambiguous) {
       signals.push(KEPT_LINES.line(confidence));
-      reason = KEPT_REASONS[tierRank(score.tier)]!;
+      reason = KEPT_REASONS[localRank]!;
     } else {
-      reason = verdictReason(score);
+      reason = verdictReason(score, localRank);
     }
     return this.#build(
-      decided.value,
+      rank,
       decided.source,
       decided.confidence,
+      confidence,
       score,
       signals,
       prompt,
@@ -319,12 +325,14 @@ export class TierRouter {
 
   /**
    * A decision on a score, as one object literal of a fixed shape (absent values `null`): the
-   * hidden class V8 gives every tier decision, built in tens of nanoseconds.
+   * hidden class V8 gives every tier decision, built in tens of nanoseconds. `rank` is the
+   * decided tier's; `localConfidence` the score's, clamped.
    */
   #build(
-    tier: Tier,
+    rank: number,
     source: DecisionSource,
     confidence: number,
+    localConfidence: number,
     score: TierScore,
     signals: readonly string[],
     prompt: ExtractedPrompt,
@@ -335,13 +343,13 @@ export class TierRouter {
     fallbackCause: FallbackCause | null,
   ): TierDecision {
     return {
-      tier,
+      tier: TIER_LIST[rank]!,
       source,
       forced: false,
       confidence,
       score: score.score ?? null,
       localTier: score.tier,
-      localConfidence: clampConfidence(score.confidence),
+      localConfidence,
       llmConfidence,
       needsLlm,
       signals,
@@ -353,7 +361,7 @@ export class TierRouter {
       extraction: prompt.steps,
       llmMs,
       cached: source === 'cached',
-      fallbackChain: this.fallbackChain(tier),
+      fallbackChain: this.#chains[rank]!,
     };
   }
 }
@@ -384,7 +392,8 @@ export function createTierRouter(
   return new TierRouter(config, dependencies);
 }
 
-// Module-local copies of imported functions used on every call (see scorer.ts).
+// Module-local copies of imported bindings used on every call (see scorer.ts).
+const TIER_LIST: readonly Tier[] = TIERS;
 const extract: typeof extractPrompt = extractPrompt;
 const sizeOf: typeof requestSize = requestSize;
 
@@ -413,9 +422,9 @@ const KEPT_REASONS = TIERS.map(
 );
 const SCORED_REASONS = TIERS.map((tier) => `scored → ${tier}`);
 
-/** The reason of a confident local verdict. */
-function verdictReason(score: TierScore): string {
-  const tier = SCORED_REASONS[tierRank(score.tier)]!;
+/** The reason of a confident local verdict (of the score's tier, `rank`). */
+function verdictReason(score: TierScore, rank: number): string {
+  const tier = SCORED_REASONS[rank]!;
   return score.override ? `${tier} (override: ${score.override})` : tier;
 }
 
@@ -436,5 +445,6 @@ const NO_EXTRACTION: TierOptions['extraction'] = {
 
 /** The scorer's verdict for the hybrid. */
 function toVerdict(score: TierScore): LocalVerdict<Tier> {
-  return { value: score.tier, confidence: score.confidence, reason: verdictReason(score) };
+  const reason = verdictReason(score, score.rank);
+  return { value: score.tier, confidence: score.confidence, reason };
 }

@@ -1,7 +1,7 @@
 import { DIMENSIONS, KEYWORD_DIMENSIONS } from './keywords/index.js';
 import type { TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
-import type { Tier } from './tiers.js';
+import { type Tier, tierRank } from './tiers.js';
 
 /**
  * The options `TierScorer.score` reads on every call, copied once into fields of one object
@@ -55,6 +55,8 @@ export class ScoreParams {
   readonly splitThreshold: number;
   readonly splitWeak: Tier;
   readonly splitStrong: Tier;
+  readonly splitWeakRank: number;
+  readonly splitStrongRank: number;
 
   /** Trained weights' learned term: its word category (-1: none) and feature weights. */
   readonly learnedEnabled: boolean;
@@ -124,6 +126,8 @@ export class ScoreParams {
     this.splitThreshold = split?.threshold ?? 0;
     this.splitWeak = split?.weak ?? 'SIMPLE';
     this.splitStrong = split?.strong ?? 'COMPLEX';
+    this.splitWeakRank = tierRank(this.splitWeak);
+    this.splitStrongRank = tierRank(this.splitStrong);
     const learned = trained?.learned;
     this.learnedEnabled = learned !== undefined;
     this.learnedCategory = lexicon.learned;

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
 import { DIMENSIONS } from './keywords/index.js';
+import { buildTierLexicon } from './lexicon.js';
 import { tierOptions } from './options.js';
 import { TierScorer } from './scorer.js';
+import { TIERS, tierRank } from './tiers.js';
 
 const scorer = new TierScorer(tierOptions());
 const score = (text: string) => scorer.score(text);
@@ -201,5 +203,47 @@ describe('TierScorer', () => {
         },
       ),
     );
+  });
+
+  // The scorer keeps the signals it writes (label lists in a table where one list can evict
+  // another, count lines by count) and reuses them: a scorer that has written thousands must
+  // write what a new one writes, for any prompt.
+  it('writes the same signals warm as cold, whatever it wrote before', () => {
+    const options = tierOptions();
+    const lexicon = buildTierLexicon(options);
+    const warm = new TierScorer(options, lexicon);
+    const labels = lexicon.lexicon.entries.map((entry) => entry.label);
+    const prompt = fc
+      .tuple(
+        fc.array(fc.constantFrom(...labels), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.constantFrom('?', '3', '12', '\n1. ', 'and'), { maxLength: 6 }),
+      )
+      .map(([words, extras]) => [...words, ...extras].join(' '));
+    fc.assert(
+      fc.property(fc.array(prompt, { minLength: 1, maxLength: 20 }), (prompts) => {
+        const cold = new TierScorer(options, lexicon);
+        for (const text of prompts) expect(warm.score(text)).toEqual(cold.score(text));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('gives each score the rank of its tier', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
+        const result = score(text);
+        expect(result.rank).toBe(tierRank(result.tier));
+        expect(TIERS[result.rank]).toBe(result.tier);
+      }),
+    );
+  });
+});
+
+describe('tierRank', () => {
+  it('ranks the four tiers and nothing else', () => {
+    expect(TIERS.map(tierRank)).toEqual([0, 1, 2, 3]);
+    for (const other of ['', 'S', 'SIMPLEX', 'simple', 'Medium', 'COMPLEXITY', 'R', 'MEDIUMS']) {
+      expect(tierRank(other as never)).toBe(-1);
+    }
   });
 });

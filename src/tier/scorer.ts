@@ -17,7 +17,7 @@ import {
   SIGNAL_SIMPLE,
   SignalWriter,
 } from './signals.js';
-import { type Tier, tierRank } from './tiers.js';
+import { TIERS, type Tier, tierRank } from './tiers.js';
 
 /**
  * The rule-based tier scorer of the original design: fifteen weighted dimensions summed into a score,
@@ -31,6 +31,8 @@ export type TierOverride = 'huge-context' | 'reasoning' | 'complexity' | 'vision
 /** What the scorer concluded about one prompt. */
 export interface TierScore {
   readonly tier: Tier;
+  /** The rank of `tier`: 0 for SIMPLE up to 3 for REASONING (see `tierRank`). */
+  readonly rank: number;
   /** The weighted sum; absent when the huge-context override decided without a scan. */
   readonly score?: number;
   /** In [0.5, 1): sigmoid of the distance to the nearest boundary, raised by overrides. */
@@ -63,6 +65,11 @@ const DIMENSION_LIST: readonly Dimension[] = DIMENSIONS;
 const DIMENSION_COUNT = DIMENSIONS.length;
 const estimate: typeof estimateTokens = estimateTokens;
 const rankOf: typeof tierRank = tierRank;
+const TIER_LIST: readonly Tier[] = TIERS;
+const SIMPLE_RANK = 0;
+const MEDIUM_RANK = 1;
+const COMPLEX_RANK = 2;
+const REASONING_RANK = 3;
 
 // Positions in DIMENSIONS of the dimensions scored by their own rules.
 const REASONING = DIMENSIONS.indexOf('reasoningMarkers');
@@ -200,14 +207,15 @@ export class TierScorer {
     // can make it unsure.
     const split = p.splitEnabled;
     const notSimple = !split && p.simpleNeedsEvidence && recognized && s[SIMPLE] === 0;
-    let tier = split
+    // Ranks until the end (a tier name is a string, and comparing two costs more).
+    let rank = split
       ? score >= p.splitThreshold
-        ? p.splitStrong
-        : p.splitWeak
-      : this.#tierOf(score);
+        ? p.splitStrongRank
+        : p.splitWeakRank
+      : this.#rankOf(score);
     let liftedToMedium = false;
-    if (notSimple && tier === 'SIMPLE') {
-      tier = 'MEDIUM';
+    if (notSimple && rank === SIMPLE_RANK) {
+      rank = MEDIUM_RANK;
       liftedToMedium = true;
     }
     const distance = split
@@ -227,12 +235,12 @@ export class TierScorer {
     const requestTokens = p.hugeEnabled ? this.#requestTokens(tokens, contextChars, context) : 0;
     if (p.hugeEnabled && requestTokens > p.hugeMinTokens) {
       override = 'huge-context';
-      tier = 'COMPLEX';
+      rank = COMPLEX_RANK;
       confidence = Math.max(confidence, p.hugeConfidence);
       overrideCount = requestTokens;
     } else if (p.reasoningOverride && reasoningWeight >= p.reasoningOverrideMinWeight) {
       override = 'reasoning';
-      tier = 'REASONING';
+      rank = REASONING_RANK;
       confidence = Math.max(confidence, p.reasoningOverrideConfidence);
       overrideCount = reasoningWeight;
     } else if (
@@ -241,21 +249,22 @@ export class TierScorer {
       (s[MULTI_STEP] === 1 || tokens > long || complexitySignals >= p.complexityMinSignalsAlone)
     ) {
       override = 'complexity';
-      tier = 'COMPLEX';
+      rank = COMPLEX_RANK;
       confidence = Math.max(confidence, p.complexityConfidence);
       overrideCount = complexitySignals;
       overrideWhy = s[MULTI_STEP] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
     }
-    if (split && override !== undefined) tier = p.splitStrong;
+    if (split && override !== undefined) rank = p.splitStrongRank;
     let raisedTo: Tier | undefined;
     if (images > 0) {
       const floor = p.visionMinTier;
-      if (rankOf(tier) < rankOf(floor)) {
+      if (rank < rankOf(floor)) {
         raisedTo = floor;
-        tier = floor;
+        rank = rankOf(floor);
         override ??= 'vision';
       }
     }
+    const tier = TIER_LIST[rank]!;
     // A split is calibrated on outcomes: its threshold decides, never the LLM check.
     const ambiguous = !split && confidence < p.llmBelow;
     const flags =
@@ -280,7 +289,7 @@ export class TierScorer {
       tier,
     );
     const signals = open ? OPEN : this.#signals.take();
-    return { tier, score, confidence, ambiguous, recognized, override, tokens, signals };
+    return { tier, rank, score, confidence, ambiguous, recognized, override, tokens, signals };
   }
 
   /**
@@ -313,6 +322,7 @@ export class TierScorer {
     if (images > 0) signals.push(`vision (${plural(images, 'image')})`);
     return {
       tier,
+      rank: rankOf(tier),
       confidence: p.hugeConfidence,
       ambiguous: !p.splitEnabled && p.hugeConfidence < p.llmBelow,
       recognized: true,
@@ -337,12 +347,12 @@ export class TierScorer {
     return total;
   }
 
-  #tierOf(score: number): Tier {
+  #rankOf(score: number): number {
     const p = this.#params;
-    if (score >= p.boundaryReasoning) return 'REASONING';
-    if (score >= p.boundaryComplex) return 'COMPLEX';
-    if (score >= p.boundaryMedium) return 'MEDIUM';
-    return 'SIMPLE';
+    if (score >= p.boundaryReasoning) return REASONING_RANK;
+    if (score >= p.boundaryComplex) return COMPLEX_RANK;
+    if (score >= p.boundaryMedium) return MEDIUM_RANK;
+    return SIMPLE_RANK;
   }
 
   /** Distance to the nearest tier boundary; `aboveMedium`: to COMPLEX's or REASONING's only. */
