@@ -59,6 +59,11 @@ export class SignalWriter {
   readonly #infoOf: Uint8Array;
   /** By lexicon entry id: its label. */
   readonly #labelOf: readonly string[];
+  /**
+   * By lexicon entry id: a number per distinct label, so that a label listed twice (entries of
+   * several languages share one) is found by comparing integers, not strings.
+   */
+  readonly #labelIdOf: Int32Array;
   /** `code (`, `reasoning (`, … by slot. */
   readonly #openers: readonly string[];
   /**
@@ -70,14 +75,29 @@ export class SignalWriter {
   /** `short (N tokens)` for the token counts a short prompt can have. */
   readonly #short: readonly string[];
   /**
-   * Signals of two labels (`code (python, function)`), by pair of entry ids, written on first
-   * use and kept in a direct-mapped table of {@link PAIR_SLOTS} (a pair evicts another only when
-   * both hash to one slot): common pairs are written once, not per score, and a lookup is a
-   * multiply and two loads, where a `Map` lookup cost a call into a builtin.
+   * Signals of two to {@link MAX_LISTED} labels (`code (python, function)`), by their entry ids,
+   * written on first use and kept in a direct-mapped table of {@link LIST_SLOTS} (a list evicts
+   * another only when both hash to one slot): common lists are written once, not per score, and
+   * a lookup is a few multiplies and loads, where a `Map` lookup cost a call into a builtin and
+   * writing the text a string allocation per label. The ids of slot k are at
+   * `k * MAX_LISTED`, followed by -1 when fewer.
    */
-  readonly #pairKeys = new Int32Array(PAIR_SLOTS).fill(-1);
-  readonly #pairTexts: string[] = new Array<string>(PAIR_SLOTS).fill('');
-  readonly #entryCount: number;
+  readonly #listIds = new Int32Array(LIST_SLOTS * MAX_LISTED).fill(-1);
+  readonly #listTexts: string[] = new Array<string>(LIST_SLOTS).fill('');
+  /** `numbers (6)`, `questions (2)`, the override lines: by count, written once each. */
+  readonly #numbers = new CountedLines((count) => `numbers (${count})`);
+  readonly #questions = new CountedLines((count) => `questions (${count})`);
+  readonly #numberedLines = new CountedLines((count) => `multi-step (${count} numbered lines)`);
+  readonly #reasoningOverride = new CountedLines(
+    (count) => `override: ${fmtCount(count)} reasoning markers → REASONING`,
+  );
+  /** By {@link COMPLEXITY_WHY}: the override line with each reason. */
+  readonly #complexityOverride = COMPLEXITY_WHY.map(
+    (why) =>
+      new CountedLines(
+        (count) => `override: ${fmtCount(count)} complexity signals${why} → COMPLEX`,
+      ),
+  );
   /**
    * Per score: the labels found in each slot, as entry ids, in blocks of `1 + MAX_LABELS`: how
    * many, then the ids (one typed array: each one read costs V8 a map, detach and bounds check).
@@ -124,7 +144,15 @@ export class SignalWriter {
       return slot + 1 + action;
     });
     this.#labelOf = entries.map((entry) => entry.label);
-    this.#entryCount = entries.length;
+    const labelIds = new Map<string, number>();
+    this.#labelIdOf = Int32Array.from(entries, ({ label }) => {
+      let id = labelIds.get(label);
+      if (id === undefined) {
+        id = labelIds.size;
+        labelIds.set(label, id);
+      }
+      return id;
+    });
     this.#openers = KEYWORD_DIMENSIONS.map((name) => `${LABELS[name]} (`);
     this.#alone = new Array<string | undefined>(entries.length).fill(undefined);
     this.#short = Array.from(
@@ -164,23 +192,27 @@ export class SignalWriter {
     n = this.#keywordSignals(flags, out, n);
     const stats = scan.stats;
     if (flags & SIGNAL_MULTI_STEP && stats.numberedLines >= this.#minNumberedLines) {
-      out[n++] = `multi-step (${stats.numberedLines} numbered lines)`;
+      out[n++] = this.#numberedLines.line(stats.numberedLines);
     }
-    if (stats.numbers >= this.#minNumbers) out[n++] = `numbers (${stats.numbers})`;
-    if (flags & SIGNAL_QUESTIONS) out[n++] = `questions (${stats.questionMarks})`;
+    if (stats.numbers >= this.#minNumbers) out[n++] = this.#numbers.line(stats.numbers);
+    if (flags & SIGNAL_QUESTIONS) out[n++] = this.#questions.line(stats.questionMarks);
     if (flags & SIGNAL_LIFTED) out[n++] = 'no simple evidence → MEDIUM';
     if (learned !== undefined) out[n++] = `learned term (${signed(learned)})`;
     if (splitAt !== undefined) {
       out[n++] = `split: score ${score >= splitAt ? '≥' : '<'} ${splitAt} → ${tier}`;
     }
-    if (override === 'huge-context') {
-      const { minTokens } = this.#options.overrides.hugeContext;
-      out[n++] = `override: >${minTokens} tokens (≈${overrideCount}) → COMPLEX`;
-    } else if (override === 'reasoning') {
-      out[n++] = `override: ${fmtCount(overrideCount)} reasoning markers → REASONING`;
-    } else if (override === 'complexity') {
-      const count = fmtCount(overrideCount);
-      out[n++] = `override: ${count} complexity signals${overrideWhy} → COMPLEX`;
+    // Tested for undefined first: comparing a string with a value that may be undefined is a
+    // generic comparison (a builtin call) where two strings compare inline.
+    if (override !== undefined) {
+      if (override === 'huge-context') {
+        const { minTokens } = this.#options.overrides.hugeContext;
+        out[n++] = `override: >${minTokens} tokens (≈${overrideCount}) → COMPLEX`;
+      } else if (override === 'reasoning') {
+        out[n++] = this.#reasoningOverride.line(overrideCount);
+      } else if (override === 'complexity') {
+        const lines = this.#complexityOverride[COMPLEXITY_WHY.indexOf(overrideWhy)]!;
+        out[n++] = lines.line(overrideCount);
+      }
     }
     if (images > 0) {
       const raised = raisedTo ? ` → ${raisedTo}` : '';
@@ -237,21 +269,29 @@ export class SignalWriter {
     return text;
   }
 
-  /** `code (python, function)` for two entries of one slot. */
-  #pair(slot: number, first: number, second: number): string {
-    const labelOf = this.#labelOf;
-    const n = this.#entryCount;
-    // A key that fits an int32 while n² does (tens of thousands of entries); beyond, no caching.
-    if (n >= MAX_PAIR_ENTRIES) {
-      return `${this.#openers[slot]!}${labelOf[first]!}, ${labelOf[second]!})`;
-    }
-    const key = first * n + second;
-    const at = Math.imul(key, 0x9e3779b1) >>> PAIR_SHIFT;
-    if (this.#pairKeys[at] === key) return this.#pairTexts[at]!;
-    const text = `${this.#openers[slot]!}${labelOf[first]!}, ${labelOf[second]!})`;
-    this.#pairKeys[at] = key;
-    this.#pairTexts[at] = text;
+  /** `code (python, function, class)`: the `count` labels listed in `#found` from `block`. */
+  #list(slot: number, block: number, count: number): string {
+    const found = this.#found;
+    if (count > MAX_LISTED) return this.#writeList(slot, block, count);
+    let hash = count;
+    for (let i = 1; i <= count; i++) hash = Math.imul(hash ^ found[block + i]!, 0x9e3779b1);
+    const at = (hash >>> LIST_SHIFT) * MAX_LISTED;
+    const ids = this.#listIds;
+    let same = count === MAX_LISTED || ids[at + count] === -1;
+    for (let i = 0; same && i < count; i++) same = ids[at + i] === found[block + 1 + i];
+    if (same) return this.#listTexts[at / MAX_LISTED]!;
+    const text = this.#writeList(slot, block, count);
+    for (let i = 0; i < MAX_LISTED; i++) ids[at + i] = i < count ? found[block + 1 + i]! : -1;
+    this.#listTexts[at / MAX_LISTED] = text;
     return text;
+  }
+
+  #writeList(slot: number, block: number, count: number): string {
+    const found = this.#found;
+    const labelOf = this.#labelOf;
+    let text = `${this.#openers[slot]!}${labelOf[found[block + 1]!]!}`;
+    for (let i = 1; i < count; i++) text += `, ${labelOf[found[block + 1 + i]!]!}`;
+    return `${text})`;
   }
 
   /**
@@ -263,7 +303,7 @@ export class SignalWriter {
     const hitCount = scan.hitCount;
     const found = this.#found;
     const infoOf = this.#infoOf;
-    const labelOf = this.#labelOf;
+    const labelIdOf = this.#labelIdOf;
     const limit = this.#limit;
     const hits = scan.hitIdBuffer();
     const places = scan.hitIndexBuffer();
@@ -295,7 +335,7 @@ export class SignalWriter {
       }
       const n = found[block]!;
       if (n >= limit) continue;
-      if (hasLabel(found, labelOf, block + 1, n, labelOf[id]!)) continue;
+      if (hasLabel(found, labelIdOf, block + 1, n, labelIdOf[id]!)) continue;
       found[block + 1 + n] = id;
       found[block] = n + 1;
     }
@@ -307,7 +347,6 @@ export class SignalWriter {
   /** Writes the keyword dimensions' signals into `out` from `n`; returns the new count. */
   #keywordSignals(flags: number, out: string[], n: number): number {
     const found = this.#found;
-    const labelOf = this.#labelOf;
     let used = this.#used;
     if (flags & SIGNAL_SIMPLE && (used & SIMPLE_BIT) === 0) {
       used |= SIMPLE_BIT;
@@ -320,15 +359,11 @@ export class SignalWriter {
       used &= used - 1;
       const block = slot * BLOCK;
       const count = found[block]!;
-      const first = found[block + 1]!;
-      if (count === 1) out[n++] = this.#alone[first] ?? this.#writeAlone(slot, first);
-      else if (count === 0) out[n++] = ARITHMETIC;
-      else if (count === 2) out[n++] = this.#pair(slot, first, found[block + 2]!);
-      else {
-        let text = `${this.#openers[slot]!}${labelOf[first]!}`;
-        for (let i = 1; i < count; i++) text += `, ${labelOf[found[block + 1 + i]!]!}`;
-        out[n++] = `${text})`;
-      }
+      if (count === 1) {
+        const first = found[block + 1]!;
+        out[n++] = this.#alone[first] ?? this.#writeAlone(slot, first);
+      } else if (count === 0) out[n++] = ARITHMETIC;
+      else out[n++] = this.#list(slot, block, count);
     }
     return n;
   }
@@ -346,21 +381,54 @@ const ACTION_AGENTIC = 32;
  */
 const MAX_SIGNALS = 32;
 
-/** Slots of a writer's table of two-label signals (a power of two: 2^(32 - PAIR_SHIFT)). */
-const PAIR_SHIFT = 20;
-const PAIR_SLOTS = 1 << (32 - PAIR_SHIFT);
-/** Most lexicon entries for which pair keys (first * n + second) fit an int32. */
-const MAX_PAIR_ENTRIES = 46_340;
+/** Slots of a writer's table of label lists (a power of two: 2^(32 - LIST_SHIFT)). */
+const LIST_SHIFT = 21;
+const LIST_SLOTS = 1 << (32 - LIST_SHIFT);
+/** Most labels of a list kept in that table (longer lists are rare, and written each time). */
+const MAX_LISTED = 4;
+/** The reasons a complexity override gives after its count (see the scorer). */
+const COMPLEXITY_WHY = ['', ' + multi-step', ' + long prompt'];
+/** Counts below this many tenths have their lines kept by {@link CountedLines}. */
+const COUNTED_TENTHS = 1024;
 
-/** Whether one of the `count` entries listed from `at` has the label `label`. */
+/**
+ * Lines that differ only by a count (`numbers (6)`, `override: 2.5 reasoning markers → …`),
+ * each written on first use and kept: for counts that are a whole number of tenths under
+ * {@link COUNTED_TENTHS} (the weights' sums; any other count is written each time), since
+ * formatting a number costs more than the rest of a signal. Internal (exported for its tests).
+ */
+export class CountedLines {
+  readonly #write: (count: number) => string;
+  readonly #lines: (string | undefined)[] = new Array(COUNTED_TENTHS).fill(undefined);
+
+  constructor(write: (count: number) => string) {
+    this.#write = write;
+  }
+
+  line(count: number): string {
+    const tenths = Math.round(count * 10);
+    // Exactly the count whose line is kept at `tenths` (`tenths / 10` is one double).
+    if (tenths / 10 !== count || !(tenths >= 0 && tenths < COUNTED_TENTHS)) {
+      return this.#write(count);
+    }
+    let line = this.#lines[tenths];
+    if (line === undefined) {
+      line = this.#write(count);
+      this.#lines[tenths] = line;
+    }
+    return line;
+  }
+}
+
+/** Whether one of the `count` entries listed from `at` has the label numbered `label`. */
 function hasLabel(
   ids: Int32Array,
-  labelOf: readonly string[],
+  labelIdOf: Int32Array,
   at: number,
   count: number,
-  label: string,
+  label: number,
 ): boolean {
-  for (let i = 0; i < count; i++) if (labelOf[ids[at + i]!] === label) return true;
+  for (let i = 0; i < count; i++) if (labelIdOf[ids[at + i]!] === label) return true;
   return false;
 }
 
