@@ -28,7 +28,9 @@ export class SignalSet {
   }
 
   clear(): void {
-    this.#list.length = 0;
+    // Only when not empty already: setting an array's length is a call into the runtime, ~50 ns,
+    // even when it does not change (and most texts have no signal).
+    if (this.#list.length !== 0) this.#list.length = 0;
   }
 
   /** Adds a signal, or merges it into the one it repeats. */
@@ -97,14 +99,15 @@ export class Section {
   }
 
   reset(): void {
-    this.#signals.length = 0;
-    this.#persona.length = 0;
+    // Only the lists with items (see `SignalSet.clear`).
+    if (this.#signals.length !== 0) this.#signals.length = 0;
+    if (this.#persona.length !== 0) this.#persona.length = 0;
     this.personaStart = -1;
     this.#personaBest = 0;
     this.noLimits = 0;
     this.roleHeaders = 0;
     this.roleHeaderStart = -1;
-    this.#roleHeaderIds.length = 0;
+    if (this.#roleHeaderIds.length !== 0) this.#roleHeaderIds.length = 0;
   }
 
   /** Counts a signal once (see the module comment). */
