@@ -379,8 +379,9 @@
 
   ;; Widens `count` bytes at byte address `text` into as many UTF-16 units there, in place: from
   ;; the end, so that no byte is overwritten before it is read (unit i goes to 2i, at or after
-  ;; byte i); the last `count` mod 16 one at a time, then 16 at a time.
-  (func $widen (param $text i32) (param $count i32)
+  ;; byte i); the last `count` mod 16 one at a time, then 16 at a time. Exported for a text held
+  ;; whole (see wasm-scanner.ts).
+  (func $widen (export "widen") (param $text i32) (param $count i32)
     (local $i i32) (local $bytes v128)
     (local.set $i (local.get $count))
     (block $blocks

@@ -71,6 +71,11 @@ export interface WasmBlock {
 }
 
 const RESULT_BYTES = 64;
+/**
+ * Longest text held whole for scanning its parts (see `WasmScanner.scan`): 4 bytes a unit of
+ * module memory, so 16 MB at most; parts of longer texts are copied one by one.
+ */
+const MAX_HELD_UNITS = 1 << 22;
 
 /**
  * Whether V8 holds a string one byte a unit (Node 22.15 and later; before, every string takes
@@ -124,6 +129,7 @@ interface ScanExports {
     folded: number,
     bytes: number,
   ) => number;
+  readonly widen: (text: number, count: number) => void;
 }
 
 /** The shared module instance. */
@@ -146,6 +152,13 @@ export class WasmScanner {
    */
   #textAt = 0;
   #textRoom = 0;
+  /**
+   * The text the area holds whole, as units, when there is one: parts of it are scanned where
+   * they stand, without a copy (see {@link scan}). `undefined` once anything else is written.
+   */
+  #held: string | undefined;
+  /** The last text a part of which was copied: held whole if a part of it is scanned again. */
+  #lastPartOf: string | undefined;
   readonly #free = new Map<number, number[]>();
   readonly #infoTables = new WeakMap<FoldTable, { at: number; sentinel: number }>();
   readonly #released = new FinalizationRegistry<{ at: number; size: number }>((block) =>
@@ -188,9 +201,23 @@ export class WasmScanner {
    */
   scan(text: string, start: number, end: number, block: WasmBlock): number {
     const count = end - start;
+    const whole = start === 0 && end === text.length;
+    // Parts of one text scanned one after another (a document's clauses, by each of several
+    // lexicons): from the second, the text is held whole and each part scanned where it stands,
+    // with the unit after it replaced by the sentinel for the scan. This saves a copy (and a
+    // slice) per part; a text of which one part is scanned is never copied whole.
+    if (!whole && text.length > count) {
+      if (text === this.#held) return this.#scanHeld(start, end, block);
+      if (text === this.#lastPartOf && text.length + 1 <= MAX_HELD_UNITS) {
+        this.#hold(text);
+        return this.#scanHeld(start, end, block);
+      }
+      this.#lastPartOf = text;
+    }
+    this.#held = undefined;
     if (count + 1 > this.#textRoom) this.#growText(count + 1);
     const at = this.#textAt;
-    const part = start === 0 && end === text.length ? text : text.slice(start, end);
+    const part = whole ? text : text.slice(start, end);
     // A string V8 holds one byte a unit (every unit under 256: most prompts) is copied as Latin-1
     // bytes, which the module widens into units: a fast call of ~10 ns, where writing UTF-16 is
     // a slow one of ~55 ns whatever the length of a prompt. Any other string is written as
@@ -202,7 +229,34 @@ export class WasmScanner {
     return this.#scan(block.lex, block.info, at, count, start, this.#textRoom * 2, oneByte ? 1 : 0);
   }
 
+  /** Copies `text` whole into the text area, as units, and notes it held. */
+  #hold(text: string): void {
+    const count = text.length;
+    if (count + 1 > this.#textRoom) this.#growText(count + 1);
+    const at = this.#textAt;
+    if (isOneByte(text)) {
+      writeLatin1(this.#buffer, text, at, count);
+      this.#exports.widen(at, count);
+    } else {
+      writeUtf16(this.#buffer, text, at, count * 2);
+    }
+    this.#held = text;
+  }
+
+  /** Scans `[start, end)` of the held text (see {@link scan}). */
+  #scanHeld(start: number, end: number, block: WasmBlock): number {
+    const u16 = this.#u16;
+    const after = (this.#textAt >> 1) + end;
+    const unit = u16[after]!;
+    u16[after] = block.sentinel;
+    const at = this.#textAt + start * 2;
+    const found = this.#scan(block.lex, block.info, at, end - start, start, this.#textRoom * 2, 0);
+    u16[after] = unit; // the module never grows its memory: the view is still this one
+    return found;
+  }
+
   #growText(units: number): void {
+    this.#held = undefined;
     this.#release(this.#textAt, textBytes(this.#textRoom));
     const room = Math.max(units, this.#textRoom * 2);
     this.#textAt = this.#allocate(textBytes(room));
