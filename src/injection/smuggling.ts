@@ -58,16 +58,24 @@ const MORSE_RUN = /(?:[.\-·•]{1,7}(?: {1,3}| ?\/ ?|\|)){3,400}[.\-·•]{1,7}
 
 /** Adds the Morse runs, pig-Latin passages and their decodings of `text[start, end)`. */
 export function findSmuggled(text: string, start: number, end: number, into: PayloadList): void {
-  if (contains(text, '.-', start, end) || contains(text, '-.', start, end)) {
-    morse(text, start, end, into);
-  }
+  if (hasDotDash(text, start, end)) morse(text, start, end, into);
   if (pigLatinDense(text, start, end)) pigLatin(text, start, end, into);
 }
 
-function contains(text: string, what: string, start: number, end: number): boolean {
-  const at = text.indexOf(what, start);
-  return at >= 0 && at < end;
+/**
+ * Whether `.-` or `-.` starts in `text[start, end)`: Morse code has one or the other. Found from
+ * the dashes, one search, where searching for each pair stopped at every full stop of a text
+ * (two passes over a 100 KB document cost ~15 µs; dashes are rarer). Exported for its tests.
+ */
+export function hasDotDash(text: string, start: number, end: number): boolean {
+  for (let at = text.indexOf('-', start); at >= 0 && at <= end; at = text.indexOf('-', at + 1)) {
+    if (at - 1 >= start && text.charCodeAt(at - 1) === DOT) return true; // `.-` at at - 1
+    if (at < end && text.charCodeAt(at + 1) === DOT) return true; // `-.` at at
+  }
+  return false;
 }
+
+const DOT = 0x2e;
 
 function morse(text: string, start: number, end: number, into: PayloadList): void {
   const region = text.slice(start, Math.min(end, start + MAX_RUN_CHARS * 4));
