@@ -196,6 +196,49 @@ describe('the WebAssembly scanner', () => {
     expect(twoByteSeen).toBe(true);
   });
 
+  // Parts of a text scanned one after another are scanned where the text is held whole in the
+  // module (from the second part on), with a sentinel put after each part for its scan. Parts of
+  // several texts, by several lexicons, interleaved, and whole texts between them, must scan as
+  // the JS scanner scans them, and leave the held text as it was.
+  it('scans parts of texts alike, however the parts of several texts interleave', () => {
+    const lexicons = [both(SPEC), both({ words: SPEC.words!, phrases: SPEC.phrases! })];
+    const text = fc
+      .array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: 'binary', maxLength: 20 })), {
+        maxLength: 8,
+      })
+      .map((parts) => parts.join(' '));
+    const step = fc.record({
+      text: fc.nat(2),
+      lexicon: fc.nat(1),
+      from: fc.nat(),
+      to: fc.nat(),
+      whole: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        // Three texts, two of them of one length (a held text is known by its content).
+        fc.tuple(text, text, fc.nat()).map(([first, other, at]) => {
+          const i = first.length === 0 ? 0 : at % first.length;
+          return [first, `${first.slice(0, i)}p${first.slice(i + 1)}`, other];
+        }),
+        fc.array(step, { maxLength: 25 }),
+        (texts, steps) => {
+          for (const { text: t, lexicon, from, to, whole } of steps) {
+            const value = texts[t]!;
+            const start = whole ? 0 : from % (value.length + 1);
+            const end = whole ? value.length : start + (to % (value.length - start + 1));
+            const [wasm, js] = lexicons[lexicon]!;
+            const a = wasm.scan(value, undefined, start, end);
+            const b = js.scan(value, undefined, start, end);
+            expect(a.hits()).toEqual(b.hits());
+            expect(a.stats).toEqual(b.stats);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('is built from scan.wat (run `node scripts/build-wasm.mjs` after editing it)', async () => {
     const wabt = await wabtInit();
     const wat = readFileSync(new URL('./scan.wat', import.meta.url), 'utf8');
