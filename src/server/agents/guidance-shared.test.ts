@@ -153,7 +153,10 @@ describe('guidance across instances', () => {
       }),
       { numRuns: 100 },
     );
-    expect(nudges).toBeGreaterThan(50); // the sequences do make guidance fire
+    // The sequences do make guidance fire: about 65 nudges per 100 random sequences (47 to 82
+    // seen over runs); a bound of 50 failed once on the random draw. 20 is far below what any
+    // draw gives, and far above what a generator that stopped making guidance fire would give.
+    expect(nudges).toBeGreaterThan(20);
   });
 
   it('without a shared store, a retried step served by the other instance is nudged twice', async () => {
