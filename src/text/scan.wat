@@ -248,11 +248,14 @@
     (i32.const 0))
 
   ;; Checks the `anywhere` patterns that start with folded unit `f` at `at` (Lexicon's
-  ;; #tryAnywhere): a left-bounded one only where no word character comes before.
+  ;; #tryAnywhere): a left-bounded one only where no word character comes before. The next
+  ;; unit's folded form and whether a word character comes before are the same for every pattern
+  ;; of the list: read once (the latter when a left-bounded pattern first asks), not per pattern
+  ;; (a run of dashes in a Markdown table tries each pattern that starts with `-` at every dash).
   (func $anywhere (param $f i32) (param $at i32)
     (local $lex i32) (local $table i32) (local $mask i32) (local $slot i32) (local $packed i32)
     (local $list i32) (local $listEnd i32) (local $p i32) (local $record i32) (local $meta i32)
-    (local $want i32) (local $next i32)
+    (local $want i32) (local $next i32) (local $before i32)
     (local.set $lex (global.get $lex))
     (local.set $table (i32.load offset=56 (local.get $lex)))
     (local.set $mask (i32.load offset=60 (local.get $lex)))
@@ -268,6 +271,9 @@
           (br $find))))
     (local.set $list (local.get $packed))
     (local.set $listEnd (i32.add (local.get $list) (i32.shl (i32.load (local.get $list)) (i32.const 2))))
+    (local.set $next
+      (i32.and (call $infoAt (i32.add (local.get $at) (i32.const 2))) (i32.const 0xffff)))
+    (local.set $before (i32.const -1)) ;; not read yet
     (loop $next
       (local.set $list (i32.add (local.get $list) (i32.const 4)))
       (local.set $p (i32.load (local.get $list)))
@@ -275,7 +281,10 @@
       (local.set $meta (i32.load offset=4 (local.get $record)))
       (block $skip
         (if (i32.and (local.get $meta) (i32.const 1))
-          (then (br_if $skip (call $wordBefore (local.get $at)))))
+          (then
+            (if (i32.lt_s (local.get $before) (i32.const 0))
+              (then (local.set $before (call $wordBefore (local.get $at)))))
+            (br_if $skip (local.get $before))))
         ;; One unit, bounded on neither side (`=`): it is the unit at `at`.
         (if (i32.eq (local.get $meta) (i32.const 8))
           (then
@@ -287,8 +296,6 @@
         (if (i32.ge_u (local.get $meta) (i32.const 16))
           (then
             (local.set $want (i32.load16_u offset=2 (i32.load (local.get $record))))
-            (local.set $next
-              (i32.and (call $infoAt (i32.add (local.get $at) (i32.const 2))) (i32.const 0xffff)))
             (br_if $skip
               (i32.and (i32.and (i32.ne (local.get $want) (i32.const 0)) (i32.ne (local.get $next) (i32.const 0)))
                 (i32.ne (local.get $want) (local.get $next))))))
