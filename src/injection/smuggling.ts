@@ -70,12 +70,15 @@ export function findSmuggled(text: string, start: number, end: number, into: Pay
 export function hasDotDash(text: string, start: number, end: number): boolean {
   for (let at = text.indexOf('-', start); at >= 0 && at <= end; at = text.indexOf('-', at + 1)) {
     if (at - 1 >= start && text.charCodeAt(at - 1) === DOT) return true; // `.-` at at - 1
+    // In a run of dashes (a Markdown table's `|---|`), only the last can be followed by a dot.
+    while (at < end && text.charCodeAt(at + 1) === DASH) at++;
     if (at < end && text.charCodeAt(at + 1) === DOT) return true; // `-.` at at
   }
   return false;
 }
 
 const DOT = 0x2e;
+const DASH = 0x2d;
 
 function morse(text: string, start: number, end: number, into: PayloadList): void {
   const region = text.slice(start, Math.min(end, start + MAX_RUN_CHARS * 4));
