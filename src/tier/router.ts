@@ -247,8 +247,11 @@ export class TierRouter {
     const images = size?.images ?? 0;
     const bySize = this.scorer.scoreBySize(isText ? request.length : size!.chars, images);
     if (bySize) {
-      extract(request, NO_EXTRACTION); // still rejects a malformed request
-      this.#prompt = { text: '', images, context: [], hasSystemPrompt: false, steps: [] };
+      if (!isText) extract(request, NO_EXTRACTION); // still rejects a malformed request
+      this.#prompt =
+        images === 0
+          ? UNREAD
+          : { text: '', images, context: [], hasSystemPrompt: false, steps: [] };
       return bySize;
     }
     const prompt = extract(request, this.options.extraction);
@@ -442,6 +445,15 @@ const NO_EXTRACTION: TierOptions['extraction'] = {
   signOffs: [],
   backReferences: [],
 };
+
+/** The prompt of a request decided by its size, not read (a shared object: nothing writes it). */
+const UNREAD: ExtractedPrompt = Object.freeze({
+  text: '',
+  images: 0,
+  context: Object.freeze([]),
+  hasSystemPrompt: false,
+  steps: Object.freeze([]),
+});
 
 /** The scorer's verdict for the hybrid. */
 function toVerdict(score: TierScore): LocalVerdict<Tier> {

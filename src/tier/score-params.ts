@@ -68,6 +68,9 @@ export class ScoreParams {
   readonly hugeEnabled: boolean;
   readonly hugeSkipScan: boolean;
   readonly hugeMinTokens: number;
+  /** The line of the huge-context override decided by size, before and after the count. */
+  readonly hugeLineStart: string;
+  readonly hugeLineEnd: string;
   readonly hugeConfidence: number;
   readonly reasoningOverride: boolean;
   readonly reasoningOverrideMinWeight: number;
@@ -128,6 +131,8 @@ export class ScoreParams {
     this.splitStrong = split?.strong ?? 'COMPLEX';
     this.splitWeakRank = tierRank(this.splitWeak);
     this.splitStrongRank = tierRank(this.splitStrong);
+    // A split sends overrides to its strong tier.
+    this.hugeLineEnd = `) → ${this.splitEnabled ? this.splitStrong : 'COMPLEX'}`;
     const learned = trained?.learned;
     this.learnedEnabled = learned !== undefined;
     this.learnedCategory = lexicon.learned;
@@ -142,6 +147,7 @@ export class ScoreParams {
     this.hugeEnabled = hugeContext.enabled;
     this.hugeSkipScan = hugeContext.enabled && hugeContext.skipScan;
     this.hugeMinTokens = hugeContext.minTokens;
+    this.hugeLineStart = `override: >${hugeContext.minTokens} tokens (≥`;
     this.hugeConfidence = hugeContext.confidence;
     this.reasoningOverride = trained?.overrides?.reasoning ?? reasoning.enabled;
     this.reasoningOverrideMinWeight = reasoning.minWeight;

@@ -317,12 +317,13 @@ export class TierScorer {
   #hugeWithoutScan(atLeast: number, images: number): TierScore {
     const p = this.#params;
     // A split sends overrides to its strong tier, as the scanned path does.
-    const tier = p.splitEnabled ? p.splitStrong : 'COMPLEX';
-    const signals = [`override: >${p.hugeMinTokens} tokens (≥${atLeast}) → ${tier}`];
+    const rank = p.splitEnabled ? p.splitStrongRank : COMPLEX_RANK;
+    const tier = TIER_LIST[rank]!;
+    const signals = [`${p.hugeLineStart}${atLeast}${p.hugeLineEnd}`];
     if (images > 0) signals.push(`vision (${plural(images, 'image')})`);
     return {
       tier,
-      rank: rankOf(tier),
+      rank,
       confidence: p.hugeConfidence,
       ambiguous: !p.splitEnabled && p.hugeConfidence < p.llmBelow,
       recognized: true,
