@@ -157,7 +157,10 @@ export class WasmScanner {
    * they stand, without a copy (see {@link scan}). `undefined` once anything else is written.
    */
   #held: string | undefined;
-  /** The last text a part of which was copied: held whole if a part of it is scanned again. */
+  /**
+   * The last text a part of which was copied: held whole if a part of it is scanned again. This
+   * and `#held` keep at most two texts alive until parts of others are scanned.
+   */
   #lastPartOf: string | undefined;
   readonly #free = new Map<number, number[]>();
   readonly #infoTables = new WeakMap<FoldTable, { at: number; sentinel: number }>();
