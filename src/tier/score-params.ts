@@ -1,7 +1,7 @@
 import { DIMENSIONS, KEYWORD_DIMENSIONS } from './keywords/index.js';
 import type { TierLexicon } from './lexicon.js';
 import type { TierOptions } from './options.js';
-import { type Tier, tierRank } from './tiers.js';
+import { TIERS, type Tier, tierRank } from './tiers.js';
 
 /**
  * The options `TierScorer.score` reads on every call, copied once into fields of one object
@@ -68,6 +68,8 @@ export class ScoreParams {
   readonly hugeEnabled: boolean;
   readonly hugeSkipScan: boolean;
   readonly hugeMinTokens: number;
+  /** The tier (rank) of the huge-context override: COMPLEX, or a split's strong tier. */
+  readonly hugeRank: number;
   /** The line of the huge-context override decided by size, before and after the count. */
   readonly hugeLineStart: string;
   readonly hugeLineEnd: string;
@@ -132,7 +134,8 @@ export class ScoreParams {
     this.splitWeakRank = tierRank(this.splitWeak);
     this.splitStrongRank = tierRank(this.splitStrong);
     // A split sends overrides to its strong tier.
-    this.hugeLineEnd = `) → ${this.splitEnabled ? this.splitStrong : 'COMPLEX'}`;
+    this.hugeRank = this.splitEnabled ? this.splitStrongRank : tierRank('COMPLEX');
+    this.hugeLineEnd = `) → ${TIERS[this.hugeRank]}`;
     const learned = trained?.learned;
     this.learnedEnabled = learned !== undefined;
     this.learnedCategory = lexicon.learned;

@@ -16,6 +16,9 @@ import {
   SIGNAL_RECOGNIZED,
   SIGNAL_SIMPLE,
   SignalWriter,
+  WHY_LONG_PROMPT,
+  WHY_MULTI_STEP,
+  WHY_NONE,
 } from './signals.js';
 import { TIERS, type Tier, tierRank } from './tiers.js';
 
@@ -66,10 +69,10 @@ const DIMENSION_COUNT = DIMENSIONS.length;
 const estimate: typeof estimateTokens = estimateTokens;
 const rankOf: typeof tierRank = tierRank;
 const TIER_LIST: readonly Tier[] = TIERS;
-const SIMPLE_RANK = 0;
-const MEDIUM_RANK = 1;
-const COMPLEX_RANK = 2;
-const REASONING_RANK = 3;
+const SIMPLE_RANK = tierRank('SIMPLE');
+const MEDIUM_RANK = tierRank('MEDIUM');
+const COMPLEX_RANK = tierRank('COMPLEX');
+const REASONING_RANK = tierRank('REASONING');
 
 // Positions in DIMENSIONS of the dimensions scored by their own rules.
 const REASONING = DIMENSIONS.indexOf('reasoningMarkers');
@@ -225,7 +228,7 @@ export class TierScorer {
     if (!recognized) confidence = Math.min(confidence, p.unrecognizedConfidence);
     let override: TierOverride | undefined;
     let overrideCount = 0;
-    let overrideWhy = '';
+    let overrideWhy = WHY_NONE;
 
     const reasoningWeight = scan.weight(p.reasoningCategory);
     const complexitySignals =
@@ -252,7 +255,8 @@ export class TierScorer {
       rank = COMPLEX_RANK;
       confidence = Math.max(confidence, p.complexityConfidence);
       overrideCount = complexitySignals;
-      overrideWhy = s[MULTI_STEP] === 1 ? ' + multi-step' : tokens > long ? ' + long prompt' : '';
+      overrideWhy =
+        s[MULTI_STEP] === 1 ? WHY_MULTI_STEP : tokens > long ? WHY_LONG_PROMPT : WHY_NONE;
     }
     if (split && override !== undefined) rank = p.splitStrongRank;
     let raisedTo: Tier | undefined;
@@ -317,7 +321,7 @@ export class TierScorer {
   #hugeWithoutScan(atLeast: number, images: number): TierScore {
     const p = this.#params;
     // A split sends overrides to its strong tier, as the scanned path does.
-    const rank = p.splitEnabled ? p.splitStrongRank : COMPLEX_RANK;
+    const rank = p.hugeRank;
     const tier = TIER_LIST[rank]!;
     const signals = [`${p.hugeLineStart}${atLeast}${p.hugeLineEnd}`];
     if (images > 0) signals.push(`vision (${plural(images, 'image')})`);

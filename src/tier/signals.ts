@@ -175,7 +175,7 @@ export class SignalWriter {
     flags: number,
     override: TierOverride | undefined,
     overrideCount: number,
-    overrideWhy: string,
+    overrideWhy: number,
     images: number,
     raisedTo: Tier | undefined,
     learned: number | undefined,
@@ -210,8 +210,7 @@ export class SignalWriter {
       } else if (override === 'reasoning') {
         out[n++] = this.#reasoningOverride.line(overrideCount);
       } else if (override === 'complexity') {
-        const lines = this.#complexityOverride[COMPLEXITY_WHY.indexOf(overrideWhy)]!;
-        out[n++] = lines.line(overrideCount);
+        out[n++] = this.#complexityOverride[overrideWhy]!.line(overrideCount);
       }
     }
     if (images > 0) {
@@ -386,8 +385,12 @@ const LIST_SHIFT = 21;
 const LIST_SLOTS = 1 << (32 - LIST_SHIFT);
 /** Most labels of a list kept in that table (longer lists are rare, and written each time). */
 const MAX_LISTED = 4;
-/** The reasons a complexity override gives after its count (see the scorer). */
+/** What a complexity override gives after its count, by the scorer's reason (`WHY_…`). */
 const COMPLEXITY_WHY = ['', ' + multi-step', ' + long prompt'];
+/** The reasons of a complexity override, for `write`'s `overrideWhy`. */
+export const WHY_NONE = 0;
+export const WHY_MULTI_STEP = 1;
+export const WHY_LONG_PROMPT = 2;
 /** Counts below this many tenths have their lines kept by {@link CountedLines}. */
 const COUNTED_TENTHS = 1024;
 
@@ -452,22 +455,16 @@ function fmtCount(weight: number): string {
  * ambiguous verdicts are common and their line would otherwise be formatted on every one.
  */
 export class AmbiguityLines {
-  readonly #outcome: string;
-  readonly #lines: (string | undefined)[] = new Array(101).fill(undefined);
+  /** By hundredth of confidence (the line shows two decimals, so a hundredth decides it). */
+  readonly #lines: CountedLines;
 
   constructor(outcome: string) {
-    this.#outcome = outcome;
+    this.#lines = new CountedLines((hundredths) => ambiguityLine(hundredths / 100, outcome));
   }
 
   /** The line for a confidence in [0, 1] (as `fixed2` writes it). */
   line(confidence: number): string {
-    const hundredths = Math.round(Math.min(1, Math.max(0, confidence)) * 100);
-    let line = this.#lines[hundredths];
-    if (line === undefined) {
-      line = ambiguityLine(confidence, this.#outcome);
-      this.#lines[hundredths] = line;
-    }
-    return line;
+    return this.#lines.line(Math.round(Math.min(1, Math.max(0, confidence)) * 100));
   }
 }
 
