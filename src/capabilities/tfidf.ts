@@ -1,3 +1,4 @@
+import { clearArray } from '../core/arrays.js';
 import {
   CHAR_FEATURE as CHAR,
   type FeatureExtractor,
@@ -310,8 +311,8 @@ export class TfidfIndex {
    */
   featureVector(text: string, charWeight: number, ids: number[], weights: number[]): number {
     const bag = this.#extractor.extract(text, this.#scratch);
-    ids.length = 0;
-    weights.length = 0;
+    clearArray(ids);
+    clearArray(weights);
     const norms = [0, 0];
     for (let i = 0; i < bag.size; i++) {
       const id = this.#vocabulary.get(bag.firstAt(i), bag.secondAt(i));

@@ -1,3 +1,4 @@
+import { clearArray } from '../core/arrays.js';
 import { prebuildable, prebuilt } from '../core/prebuilt.js';
 import {
   charTables,
@@ -182,7 +183,7 @@ export class SignalMatcher {
     let from = 0;
     for (let attempt = 0; attempt < MAX_SEQUENCE_ATTEMPTS; attempt++) {
       if (!this.#firstAfter(parts[0]!, from, text, end)) return false;
-      if (entries) entries.length = 0;
+      if (entries) clearArray(entries);
       entries?.push(found.entry);
       const firstEnd = found.end;
       let previousEnd = firstEnd;

@@ -1,3 +1,4 @@
+import { clearArray } from '../core/arrays.js';
 import type { LexiconScan } from '../text/index.js';
 import { PROTECTION_BITS } from './categories.js';
 import {
@@ -856,7 +857,7 @@ export class Analyzer {
     }
     if (options.policy) {
       const signals = this.#policySignals;
-      if (signals.length !== 0) signals.length = 0; // a runtime call even when empty
+      clearArray(signals);
       this.#policyCheck.check(text, start, end, options.policy, signals);
       for (const signal of signals) {
         keep *= this.#report(

@@ -1,3 +1,4 @@
+import { clearArray } from '../core/arrays.js';
 import type { InjectionSignal, SignalKind } from './types.js';
 
 /**
@@ -28,9 +29,7 @@ export class SignalSet {
   }
 
   clear(): void {
-    // Only when not empty already: setting an array's length is a call into the runtime, ~50 ns,
-    // even when it does not change (and most texts have no signal).
-    if (this.#list.length !== 0) this.#list.length = 0;
+    clearArray(this.#list);
   }
 
   /** Adds a signal, or merges it into the one it repeats. */
@@ -99,15 +98,14 @@ export class Section {
   }
 
   reset(): void {
-    // Only the lists with items (see `SignalSet.clear`).
-    if (this.#signals.length !== 0) this.#signals.length = 0;
-    if (this.#persona.length !== 0) this.#persona.length = 0;
+    clearArray(this.#signals);
+    clearArray(this.#persona);
     this.personaStart = -1;
     this.#personaBest = 0;
     this.noLimits = 0;
     this.roleHeaders = 0;
     this.roleHeaderStart = -1;
-    if (this.#roleHeaderIds.length !== 0) this.#roleHeaderIds.length = 0;
+    clearArray(this.#roleHeaderIds);
   }
 
   /** Counts a signal once (see the module comment). */

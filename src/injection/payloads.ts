@@ -1,3 +1,4 @@
+import { clearArray } from '../core/arrays.js';
 import type { SignalKind } from './types.js';
 
 /**
@@ -43,9 +44,7 @@ export class PayloadList {
   }
 
   clear(): void {
-    // Only when not empty already (most texts have no payload): setting an array's length is a
-    // call into the runtime, ~50 ns, even when it does not change.
-    if (this.#items.length !== 0) this.#items.length = 0;
+    clearArray(this.#items);
   }
 
   /** Adds a payload (ignored beyond the limit, or when it is empty). */
