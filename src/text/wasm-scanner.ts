@@ -209,7 +209,7 @@ export class WasmScanner {
     // lexicons): from the second, the text is held whole and each part scanned where it stands,
     // with the unit after it replaced by the sentinel for the scan. This saves a copy (and a
     // slice) per part; a text of which one part is scanned is never copied whole.
-    if (!whole && text.length > count) {
+    if (!whole) {
       if (text === this.#held) return this.#scanHeld(start, end, block);
       if (text === this.#lastPartOf && text.length + 1 <= MAX_HELD_UNITS) {
         this.#hold(text);
